@@ -1,0 +1,34 @@
+"""The rules service: every rule of Kozel (RULES.md), in pure Python.
+
+Nothing here imports Django or the database (a test enforces it).  The public API::
+
+    state = new_game(4, fish="one")
+    state, events = start_round(state, rng=secrets.SystemRandom())
+    for action in legal_actions(state): ...
+    state, events = apply(state, action)       # IllegalAction if the rules forbid it
+    view_for(state, seat), spectator_view(state)  # all that ever leaves the server
+"""
+
+from .actions import (DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, action_from_json, draw, knock,
+                      play)
+from .deal import Deal, deal_from_json, needs_redeal, random_deal
+from .engine import (LEFT_GAME, TIMEOUT, apply, first_lead, interrupt, legal_actions,
+                     new_game, start_round)
+from .errors import (IllegalAction, InvalidDeal, InvalidRecord, InvalidState, MalformedAction,
+                     RulesError)
+from .players import HeuristicPlayer, RandomPlayer
+from .record import Record, RecordRound, loads_record, read_record, replay, replay_text, summarize
+from .state import DEAL, FINISHED, FISH_ALL, FISH_ONE, INTERRUPTED, GameState
+from .tiles import TILES, Tile, tile
+from .views import spectator_view, view_for
+
+__all__ = [
+    "Action", "DEAL", "DRAW", "Deal", "FINISHED", "FISH_ALL", "FISH_ONE", "GameState",
+    "HeuristicPlayer", "INTERRUPTED", "IllegalAction", "InvalidDeal", "InvalidRecord",
+    "InvalidState", "KNOCK", "LEFT", "LEFT_GAME", "MalformedAction", "PLAY", "RIGHT",
+    "RandomPlayer", "Record", "RecordRound", "RulesError", "TILES", "TIMEOUT", "Tile",
+    "action_from_json", "apply", "deal_from_json", "draw", "first_lead", "interrupt", "knock",
+    "legal_actions", "loads_record", "needs_redeal", "new_game", "play", "random_deal",
+    "read_record", "replay", "replay_text", "spectator_view", "start_round", "summarize",
+    "tile", "view_for",
+]

@@ -1,0 +1,88 @@
+"""Dealing a round (RULES.md 3): 7 tiles each, the redeal rule, the bazaar."""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple, Sequence
+
+from .errors import InvalidDeal, MalformedAction
+from .tiles import ALL_MASK, DOUBLE_MASK, TILES, VALUE_MASK, Tile, tile
+
+HAND_SIZE = 7
+
+
+class Deal(NamedTuple):
+    """Dealt hands by seat (7 tiles each) and the bazaar in draw order (first drawn first)."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    bazaar: tuple[Tile, ...]
+
+    def to_json(self) -> dict:
+        return {"hands": [[t.name for t in h] for h in self.hands],
+                "bazaar": [t.name for t in self.bazaar]}
+
+
+def needs_redeal(hand: Sequence[Tile]) -> bool:
+    """5 or more doubles, or 6 or more tiles sharing one value (a double counts once)."""
+    mask = 0
+    for t in hand:
+        mask |= t.bit
+    return _mask_needs_redeal(mask)
+
+
+def _mask_needs_redeal(mask: int) -> bool:
+    if (mask & DOUBLE_MASK).bit_count() >= 5:
+        return True
+    return any((mask & VALUE_MASK[v]).bit_count() >= 6 for v in range(7))
+
+
+def random_deal(seats: int, rng: random.Random) -> Deal:
+    """Shuffle with ``rng`` and deal; redeal until no hand qualifies for a redeal.
+
+    A real game passes ``secrets.SystemRandom()``; tests and simulations a seeded Random.
+    """
+    tiles = list(TILES)
+    while True:
+        rng.shuffle(tiles)
+        hands = tuple(tuple(tiles[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(seats))
+        if not any(needs_redeal(h) for h in hands):
+            return Deal(hands, tuple(tiles[seats * HAND_SIZE:]))
+
+
+def deal_from_json(data: object, seats: int) -> Deal:
+    """Parse and check an explicit deal ``{"hands": [[...]...], "bazaar": [...]}``."""
+    if not isinstance(data, dict) or not isinstance(data.get("hands"), list) \
+            or not isinstance(data.get("bazaar"), list):
+        raise InvalidDeal('a deal needs "hands" (a list per seat) and "bazaar" (a list)')
+    hands = data["hands"]
+    if not all(isinstance(h, list) for h in hands):
+        raise InvalidDeal("every hand must be a list of tiles")
+    try:
+        parsed = Deal(tuple(tuple(tile(n) for n in h) for h in hands),
+                      tuple(tile(n) for n in data["bazaar"]))
+    except MalformedAction as error:
+        raise InvalidDeal(str(error)) from None
+    check_deal(parsed, seats)
+    return parsed
+
+
+def check_deal(deal: Deal, seats: int) -> None:
+    """Raise InvalidDeal unless ``deal`` is a lawful deal for ``seats`` players."""
+    if len(deal.hands) != seats:
+        raise InvalidDeal(f"the deal has {len(deal.hands)} hands for {seats} players")
+    seen = 0
+    count = 0
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != HAND_SIZE:
+            raise InvalidDeal(f"the hand of seat {seat} has {len(hand)} tiles, not 7 (RULES.md 3)")
+        for t in hand:
+            seen |= t.bit
+            count += 1
+        if needs_redeal(hand):
+            raise InvalidDeal(f"the hand of seat {seat} should have been redealt: 5 doubles "
+                              f"or 6 tiles of one value (RULES.md 3)")
+    for t in deal.bazaar:
+        seen |= t.bit
+        count += 1
+    if seen != ALL_MASK or count != len(TILES):
+        raise InvalidDeal("the hands and the bazaar must hold the 28 tiles once each (RULES.md 3)")

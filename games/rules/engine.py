@@ -1,0 +1,286 @@
+"""The moves of Kozel: ``legal_actions`` generates them, ``apply`` plays one.
+
+``legal_actions(state)`` is the one move generator: ``apply`` accepts an action only if
+it is one of them, and every refusal is explained by asking why it is not.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import scoring
+from .actions import DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, _DRAWS, _KNOCKS, _PLAYS
+from .deal import Deal, check_deal, random_deal
+from .errors import IllegalAction, InvalidState, MalformedAction
+from .state import DEAL, FINISHED, INTERRUPTED, FISH_ONE, GameState
+from .state import PLAY as PHASE_PLAY
+from .tiles import FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK
+
+__all__ = ["new_game", "start_round", "legal_actions", "apply", "interrupt", "first_lead"]
+
+TIMEOUT, LEFT_GAME = "timeout", "left"
+
+
+def new_game(seats: int, fish: str = "all") -> GameState:
+    """A game waiting for its first deal."""
+    return GameState(seats, fish)
+
+
+def first_lead(hands) -> tuple[int, int]:
+    """(seat, tile index) that must lead the first round of a game (RULES.md 4)."""
+    for t in FIRST_LEAD_DOUBLES + NON_DOUBLE_LEAD_ORDER:
+        for seat, mask in enumerate(hands):
+            if mask & t.bit:
+                return seat, t.index
+    raise InvalidState("no hand holds a tile")
+
+
+def start_round(state: GameState, deal: Deal | None = None,
+                rng: random.Random | None = None) -> tuple[GameState, list[dict]]:
+    """Deal the next round: an explicit ``deal``, or a random one from ``rng``.
+
+    A real game passes ``rng=secrets.SystemRandom()``; with neither, it uses one too.
+    """
+    if state.phase != DEAL:
+        raise IllegalAction("a round can be dealt only at the start or after a round", "3")
+    if deal is None:
+        import secrets
+        deal = random_deal(state.seats, rng or secrets.SystemRandom())
+    else:
+        check_deal(deal, state.seats)
+    new = state.copy()
+    new.phase = PHASE_PLAY
+    new.round = state.round + 1
+    new.hands = tuple(sum(t.bit for t in hand) for hand in deal.hands)
+    new.bazaar = tuple(t.index for t in deal.bazaar)
+    new.chain = ()
+    new.left = new.right = -1
+    new.table = 0
+    new.knocks = 0
+    new.last_player = -1
+    if state.leader < 0:  # the first round: the lead goes by the tiles held (RULES.md 4)
+        new.turn, new.lead = first_lead(new.hands)
+    else:  # later rounds: who went out or placed the fish, with any tile
+        new.turn, new.lead = state.leader, -1
+    event = {"type": "round_started", "round": new.round, "leader": new.turn,
+             "lead": TILES[new.lead].name if new.lead >= 0 else None,
+             "bazaar": len(new.bazaar)}
+    return new, [event]
+
+
+# -- the move generator ---------------------------------------------------------------
+
+_LEGAL_CACHE: dict[int, tuple[Action, ...]] = {}
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the seat to move may take now; empty when no round is being played."""
+    legal = state._legal
+    if legal is None:
+        legal = state._legal = _generate(state)
+    return legal
+
+
+def _generate(state: GameState) -> tuple[Action, ...]:
+    if state.phase != PHASE_PLAY:
+        return ()
+    seat = state.turn
+    hand = state.hands[seat]
+    if state.left < 0:  # the lead
+        if state.lead >= 0:
+            return (_PLAYS[seat, state.lead, None],)
+        return tuple(_PLAYS[seat, t.index, None] for t in TILES if hand & t.bit)
+    left, right = state.left, state.right
+    fit = hand & (VALUE_MASK[left] | VALUE_MASK[right])
+    if not fit:
+        return (_DRAWS[seat],) if state.bazaar else (_KNOCKS[seat],)
+    # Memoized: the same fitting tiles on the same ends give the same plays.
+    key = ((fit * 7 + left) * 7 + right) * 4 + seat
+    legal = _LEGAL_CACHE.get(key)
+    if legal is None:
+        plays = []
+        left_mask, right_mask = VALUE_MASK[left], VALUE_MASK[right]
+        while fit:
+            bit = fit & -fit
+            fit ^= bit
+            index = bit.bit_length() - 1
+            if bit & left_mask:
+                plays.append(_PLAYS[seat, index, LEFT])
+            if bit & right_mask:
+                plays.append(_PLAYS[seat, index, RIGHT])
+        legal = tuple(plays)
+        if len(_LEGAL_CACHE) > 200_000:
+            _LEGAL_CACHE.clear()
+        _LEGAL_CACHE[key] = legal
+    return legal
+
+
+# -- applying an action ---------------------------------------------------------------
+
+def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
+    """Play ``action``; return the new state and the events to show.  Raises IllegalAction."""
+    if type(action) is not Action:
+        raise MalformedAction("not an action: use play(), draw(), knock() or action_from_json()")
+    legal = legal_actions(state)
+    if action not in legal:
+        action = _resolve_end(state, action)
+        if action not in legal:
+            raise _why_illegal(state, action)
+    kind = action.kind
+    if kind == PLAY:
+        return _play(state, action)
+    if kind == DRAW:
+        return _draw(state)
+    return _knock(state)
+
+
+def _play(state: GameState, action: Action):
+    seat = action.seat
+    t = action.tile
+    new = state.copy()
+    hand = state.hands[seat] ^ t.bit
+    hands = list(state.hands)
+    hands[seat] = hand
+    new.hands = tuple(hands)
+    new.table = state.table | t.bit
+    if state.left < 0:  # the first tile: lower half left, higher half right (RECORD.md)
+        new.chain = ((t.low, t.high),)
+        new.left, new.right = t.low, t.high
+        end = None
+    elif action.end == LEFT:
+        outer = t.other(state.left)
+        new.chain = ((outer, state.left),) + state.chain
+        new.left = outer
+        end = LEFT
+    else:
+        outer = t.other(state.right)
+        new.chain = state.chain + ((state.right, outer),)
+        new.right = outer
+        end = RIGHT
+    new.lead = -1
+    new.knocks = 0
+    new.last_player = seat
+    events = [{"type": "played", "seat": seat, "tile": t.name, "end": end}]
+    if not hand:  # out (RULES.md 6); it wins over fish
+        return _end_round(new, scoring.OUT, seat, events)
+    if new.left == new.right and \
+            new.table & NON_DOUBLE_MASK[new.left] == NON_DOUBLE_MASK[new.left]:
+        return _end_round(new, scoring.FISH, seat, events)  # fish, double or not
+    new.turn = (seat + 1) % state.seats
+    return new, events
+
+
+def _draw(state: GameState):
+    new = state.copy()
+    seat = state.turn
+    hands = list(state.hands)
+    hands[seat] |= TILES[state.bazaar[0]].bit
+    new.hands = tuple(hands)
+    new.bazaar = state.bazaar[1:]
+    # The drawn tile is not in the event: events are public (see views.py).
+    return new, [{"type": "drew", "seat": seat, "bazaar": len(new.bazaar)}]
+
+
+def _knock(state: GameState):
+    new = state.copy()
+    seat = state.turn
+    new.knocks = state.knocks + 1
+    events = [{"type": "knocked", "seat": seat}]
+    if new.knocks >= state.seats:  # the safety net of RULES.md 6: everyone knocked
+        return _end_round(new, scoring.FISH, state.last_player, events)
+    new.turn = (seat + 1) % state.seats
+    return new, events
+
+
+def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
+    points = tuple(scoring.round_points(h) for h in new.hands)
+    tallies = tuple(scoring.Tally(s, r, o)
+                    for s, r, o in zip(new.scores, new.remembered, new.opened))
+    scored = scoring.score_round(result, seat, points, tallies, new.fish, new.bank)
+    new.scores = tuple(t.score for t in scored.tallies)
+    new.remembered = tuple(t.remembered for t in scored.tallies)
+    new.opened = tuple(t.opened for t in scored.tallies)
+    new.bank = scored.bank
+    new.leader = seat
+    new.turn = seat
+    summary = {
+        "round": new.round, "result": result, "seat": seat, "points": list(points),
+        "credited": list(scored.credited), "scores": list(new.scores),
+        "remembered": list(new.remembered), "opened": list(new.opened), "bank": new.bank,
+        # The round is over, so what is left in the hands is shown to all (not the bazaar).
+        "hands": [[t.name for t in new.hand(s)] for s in range(new.seats)],
+    }
+    new.last_round = summary
+    events.append(dict(summary, type="round_ended"))
+    new.goats = scoring.goats(new.scores)
+    if new.goats:
+        new.phase = FINISHED
+        events.append({"type": "game_over", "goats": list(new.goats),
+                       "scores": list(new.scores)})
+    else:
+        new.phase = DEAL
+    return new, events
+
+
+def interrupt(state: GameState, seat: int, reason: str = TIMEOUT) -> tuple[GameState, list[dict]]:
+    """End the game because ``seat`` ran out of time or left (RULES.md 9).
+
+    The round in progress is not scored.
+    """
+    if state.over:
+        raise IllegalAction("the game is already over", "9")
+    if type(seat) is not int or not 0 <= seat < state.seats:
+        raise IllegalAction("no such seat at this table", "2")
+    if reason not in (TIMEOUT, LEFT_GAME):
+        raise IllegalAction('the reason is "timeout" or "left"', "9")
+    new = state.copy()
+    new.phase = INTERRUPTED
+    new.interrupted_by = seat
+    new.interrupt_reason = reason
+    return new, [{"type": "interrupted", "seat": seat, "reason": reason,
+                  "scores": list(new.scores)}]
+
+
+# -- explaining a refusal --------------------------------------------------------------
+
+def _resolve_end(state: GameState, action: Action) -> Action:
+    """Fill in a missing end as RECORD.md says, when the choice is not the player's."""
+    if action.kind != PLAY or action.end is not None or state.left < 0:
+        return action
+    fits_left = action.tile.has(state.left)
+    fits_right = action.tile.has(state.right)
+    if fits_left and fits_right and state.left != state.right:
+        raise IllegalAction(f"{action.tile} fits both ends: say which end to play it on", "5.1")
+    end = RIGHT if fits_right else LEFT
+    return _PLAYS[action.seat, action.tile.index, end]
+
+
+def _why_illegal(state: GameState, action: Action) -> IllegalAction:
+    if state.phase == DEAL:
+        return IllegalAction("the round is over: wait for the next deal", "6")
+    if state.over:
+        return IllegalAction("the game is over", "8")
+    if action.seat >= state.seats:
+        return IllegalAction(f"there is no seat {action.seat} at this table", "2")
+    if action.seat != state.turn:
+        return IllegalAction(f"it is not your turn: seat {state.turn} is to move", "5")
+    legal = legal_actions(state)
+    must = legal[0].kind
+    if action.kind == PLAY:
+        t = action.tile
+        if not state.hands[action.seat] & t.bit:
+            return IllegalAction(f"you do not hold {t}", "5.1")
+        if state.left < 0:
+            return IllegalAction(f"the first round opens with {TILES[state.lead]}: "
+                                 f"play it", "4")
+        if must == PLAY and not (t.has(state.left) or t.has(state.right)):
+            return IllegalAction(f"{t} fits neither open end ({state.left} and {state.right})", "5.1")
+        if must == PLAY:
+            return IllegalAction(f"{t} does not fit the {action.end} end", "5.1")
+        return IllegalAction(f"{t} fits neither open end: "
+                             f"{'draw from the bazaar' if must == DRAW else 'knock'}", "5")
+    if must == PLAY:
+        return IllegalAction(f"you hold a tile that fits: you must play it, not {action.kind}", "5.1")
+    if action.kind == KNOCK:
+        return IllegalAction("the bazaar is not empty: draw a tile instead of knocking", "5.3")
+    return IllegalAction("the bazaar is empty: knock instead", "5.2")

@@ -1,0 +1,180 @@
+"""Game records (RECORD.md, ``kozel-record/1``): write, read, replay and summarize.
+
+A record holds the deals and every action of a game.  ``read_record`` checks its shape,
+``replay`` plays it through the rules (any broken rule is an InvalidRecord naming the
+round, the move and the rule) and ``summarize`` gives the line ``manage.py replay`` prints.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ratings.formulas import finished_game_points, interrupted_game_points
+
+from .actions import Action, action_from_json
+from .deal import Deal, deal_from_json
+from .engine import LEFT_GAME, TIMEOUT, apply, interrupt, new_game, start_round
+from .errors import IllegalAction, InvalidDeal, InvalidRecord, MalformedAction
+from .state import FINISHED, INTERRUPTED, PLAY, GameState
+
+FORMAT = "kozel-record/1"
+MAX_NAME_LENGTH = 150
+MAX_TURN_SECONDS = 86_400
+
+
+@dataclass
+class RecordRound:
+    deal: Deal
+    moves: list[Action] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    players: list[str]
+    fish: str
+    turn_seconds: int
+    rounds: list[RecordRound] = field(default_factory=list)
+    interrupt: tuple[int, str] | None = None  # (seat, "timeout" or "left")
+
+    def to_json(self) -> dict:
+        data = {
+            "format": FORMAT, "players": list(self.players), "fish": self.fish,
+            "turn_seconds": self.turn_seconds,
+            "rounds": [dict(r.deal.to_json(), moves=[m.to_json() for m in r.moves])
+                       for r in self.rounds],
+        }
+        if self.interrupt is not None:
+            data["interrupt"] = {"seat": self.interrupt[0], "reason": self.interrupt[1]}
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+
+
+# -- reading --------------------------------------------------------------------------
+
+def loads_record(text: str | bytes) -> Record:
+    """Parse the text of a record; InvalidRecord for anything that is not one."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        raise InvalidRecord(f"not JSON: {str(error)[:80]}") from None
+    return read_record(data)
+
+
+def read_record(data: object) -> Record:
+    """Check a decoded record's shape (not yet its rules: see ``replay``)."""
+    if not isinstance(data, dict):
+        raise InvalidRecord("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise InvalidRecord(f'"format" must be "{FORMAT}"')
+    players = data.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 4 or not all(
+            isinstance(p, str) and 0 < len(p) <= MAX_NAME_LENGTH for p in players):
+        raise InvalidRecord('"players" must list 2 to 4 names')
+    if data.get("fish") not in ("all", "one"):
+        raise InvalidRecord('"fish" must be "all" or "one"')
+    seconds = data.get("turn_seconds")
+    if type(seconds) is not int or not 1 <= seconds <= MAX_TURN_SECONDS:
+        raise InvalidRecord('"turn_seconds" must be a whole number of seconds')
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list):
+        raise InvalidRecord('"rounds" must be a list')
+    record = Record(list(players), data["fish"], seconds)
+    for number, raw in enumerate(rounds, 1):
+        record.rounds.append(_read_round(raw, number, len(players)))
+    raw_interrupt = data.get("interrupt")
+    if raw_interrupt is not None:
+        if not isinstance(raw_interrupt, dict) \
+                or type(raw_interrupt.get("seat")) is not int \
+                or not 0 <= raw_interrupt["seat"] < len(players) \
+                or raw_interrupt.get("reason") not in (TIMEOUT, LEFT_GAME):
+            raise InvalidRecord('"interrupt" must be {"seat": a seat, "reason": "timeout" or "left"}')
+        record.interrupt = (raw_interrupt["seat"], raw_interrupt["reason"])
+    return record
+
+
+def _read_round(raw: object, number: int, seats: int) -> RecordRound:
+    if not isinstance(raw, dict) or not isinstance(raw.get("moves"), list):
+        raise InvalidRecord(f'round {number}: a round needs "hands", "bazaar" and "moves"')
+    try:
+        deal = deal_from_json(raw, seats)
+    except InvalidDeal as error:
+        raise InvalidRecord(f"round {number}: {error}") from None
+    moves = []
+    for index, move in enumerate(raw["moves"], 1):
+        try:
+            moves.append(action_from_json(move))
+        except MalformedAction as error:
+            raise InvalidRecord(f"round {number}, move {index}: {error} (RECORD.md)") from None
+    return RecordRound(deal, moves)
+
+
+# -- replaying ------------------------------------------------------------------------
+
+@dataclass
+class Replay:
+    state: GameState                                  # the state after the last action
+    rounds: list[dict] = field(default_factory=list)  # summaries of the ended rounds
+
+
+def replay(record: Record) -> Replay:
+    """Play a record through the rules; InvalidRecord at the first broken rule."""
+    state = new_game(len(record.players), record.fish)
+    result = Replay(state)
+    for number, rnd in enumerate(record.rounds, 1):
+        if state.phase == FINISHED:
+            raise InvalidRecord(f"round {number}: a round follows the end of the game (RULES.md 8)")
+        if state.phase == PLAY:
+            raise InvalidRecord(f"round {number - 1}: the round did not end by its last move, "
+                                f"yet another round follows (RECORD.md)")
+        state, _ = start_round(state, rnd.deal)
+        for index, action in enumerate(rnd.moves, 1):
+            where = f"round {number}, move {index}"
+            if state.phase != PLAY:
+                raise InvalidRecord(f"{where}: the move follows the end of its round (RULES.md 6)")
+            try:
+                state, events = apply(state, action)
+            except IllegalAction as error:
+                raise InvalidRecord(f"{where}: {error} (RULES.md {error.rule})") from None
+            for event in events:
+                if event["type"] == "round_ended":
+                    result.rounds.append(event)
+    if record.interrupt is not None:
+        if state.phase == FINISHED:
+            raise InvalidRecord("the interrupt follows the end of the game (RULES.md 8)")
+        state, _ = interrupt(state, *record.interrupt)
+    result.state = state
+    return result
+
+
+_ROUND_FIELDS = ("result", "seat", "points", "credited", "scores", "remembered", "opened", "bank")
+
+
+def summarize(played: Replay) -> dict:
+    """The JSON line ``manage.py replay`` prints for a valid record (RECORD.md)."""
+    state = played.state
+    rounds = [{k: r[k] for k in _ROUND_FIELDS} for r in played.rounds]
+    if len(played.rounds) < state.round:  # the last round dealt has not ended
+        rounds.append({"result": "unfinished", "turn": state.turn})
+    if state.phase == FINISHED:
+        status, points = "finished", finished_game_points(state.scores)
+    elif state.phase == INTERRUPTED:
+        status = "interrupted"
+        points = interrupted_game_points(state.scores, state.interrupted_by)
+    else:
+        status, points = "playing", None
+    return {
+        "rounds": rounds, "status": status,
+        "goats": list(state.goats) if state.phase == FINISHED else [],
+        "interrupted_by": state.interrupted_by, "rating_points": points,
+    }
+
+
+def replay_text(text: str | bytes) -> dict:
+    """Read, replay and summarize one record; ``{"error": ...}`` for an invalid one."""
+    try:
+        return summarize(replay(loads_record(text)))
+    except InvalidRecord as error:
+        return {"error": str(error)}

@@ -1,0 +1,88 @@
+"""Scoring a round and ending the game (RULES.md 7 and 8).
+
+Pure functions over tuples, so each rule reads on its own and is tested on its own.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from .tiles import PIPS, tile, tiles_of
+
+OPEN_THRESHOLD = 12          # a single credit above this opens a player (RULES.md 7.2)
+LONE_ZERO_DOUBLE_POINTS = 10  # a hand of only 0-0 counts 10 (RULES.md 7.1)
+_ZERO_DOUBLE_BIT = tile("0-0").bit
+
+OUT, FISH = "out", "fish"
+
+
+def round_points(hand_mask: int) -> int:
+    """Pips left in a hand; a hand holding only 0-0 counts 10 (RULES.md 7.1)."""
+    if hand_mask == _ZERO_DOUBLE_BIT:
+        return LONE_ZERO_DOUBLE_POINTS
+    return sum(PIPS[t.index] for t in tiles_of(hand_mask))
+
+
+class Tally(NamedTuple):
+    """One player's open score, remembered points and whether they have opened."""
+
+    score: int
+    remembered: int
+    opened: bool
+
+
+def credit(tally: Tally, points: int) -> Tally:
+    """Credit ``points`` to a player by the rule of RULES.md 7.2."""
+    if tally.opened:
+        return Tally(tally.score + points, tally.remembered, True)
+    if points > OPEN_THRESHOLD:
+        return Tally(tally.score + tally.remembered + points, 0, True)
+    return Tally(tally.score, tally.remembered + points, False)
+
+
+class RoundScore(NamedTuple):
+    credited: tuple[int, ...]   # what each seat was credited this round, bank included
+    tallies: tuple[Tally, ...]  # after the round
+    bank: int                   # the fish bank after the round
+
+
+def _single_top(points: Sequence[int]) -> int | None:
+    """The one seat with the most round points, or None when two or more share it."""
+    top = max(points)
+    holders = [seat for seat, p in enumerate(points) if p == top]
+    return holders[0] if len(holders) == 1 else None
+
+
+def score_round(result: str, seat: int, points: Sequence[int], tallies: Sequence[Tally],
+                fish_rule: str, bank: int) -> RoundScore:
+    """Credit a round that ended with ``result`` (OUT or FISH) made by ``seat``."""
+    n = len(points)
+    tallies = list(tallies)
+    credited = [0] * n
+    if result == FISH and fish_rule == "one":
+        total = sum(points)
+        top = _single_top(points)
+        if top is None:  # a draw: nobody credited, remembered points kept, T into the bank
+            return RoundScore(tuple(credited), tuple(tallies), bank + total)
+        for s in range(n):  # RULES.md 7.4: the others get nothing and lose remembered points
+            if s != top:
+                tallies[s] = Tally(tallies[s].score, 0, tallies[s].opened)
+        credited[top] = total + bank
+        tallies[top] = credit(tallies[top], credited[top])
+        return RoundScore(tuple(credited), tuple(tallies), 0)
+
+    # Out (RULES.md 7.3) or fish for all (7.4): everyone credited their own round points,
+    # and the bank (7.5) goes on top to the one player with the most round points.
+    top = _single_top(points) if bank else None
+    for s in range(n):
+        if result == OUT and s == seat:
+            tallies[s] = Tally(tallies[s].score, 0, tallies[s].opened)  # out: remembered lost
+            continue
+        credited[s] = points[s] + (bank if s == top else 0)
+        tallies[s] = credit(tallies[s], credited[s])
+    return RoundScore(tuple(credited), tuple(tallies), bank if bank and top is None else 0)
+
+
+def goats(scores: Sequence[int]) -> tuple[int, ...]:
+    """Seats at 101 or more (RULES.md 8); the game is over when there is any."""
+    return tuple(s for s, score in enumerate(scores) if score >= 101)

@@ -1,0 +1,51 @@
+"""What a seat, or a spectator, may see of a game: the only data that leaves the server.
+
+A view holds the seat's own hand and legal actions, every seat's tile count, the
+bazaar's size, the chain, the scores, the remembered points, whose turn it is and the
+bank.  It never holds another seat's tile, nor a tile of the bazaar or its order.  Once a
+round is over its summary shows what was left in every hand (RULES.md 7.1 scores them
+openly); the bazaar stays hidden even then.
+"""
+
+from __future__ import annotations
+
+from .engine import legal_actions
+from .state import PLAY, GameState
+from .tiles import tiles_of
+
+SPECTATOR = None
+
+
+def view_for(state: GameState, seat: int | None) -> dict:
+    """The view of ``seat`` (0..n-1), or the spectator view for ``None``."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state.seats):
+        raise ValueError("no such seat at this table")
+    mine = seat is not None and state.phase == PLAY and state.turn == seat
+    return {
+        "seat": seat,
+        "seats": state.seats,
+        "fish": state.fish,
+        "phase": state.phase,
+        "round": state.round,
+        "hand": [t.name for t in tiles_of(state.hands[seat])] if seat is not None else None,
+        "hand_counts": [h.bit_count() for h in state.hands],
+        "bazaar": len(state.bazaar),
+        "chain": [list(pair) for pair in state.chain],
+        "ends": [state.left, state.right] if state.chain else None,
+        "turn": state.turn if state.phase == PLAY else None,
+        "legal": [a.to_json() for a in legal_actions(state)] if mine else [],
+        "scores": list(state.scores),
+        "remembered": list(state.remembered),
+        "opened": list(state.opened),
+        "bank": state.bank,
+        # Shown between rounds and at the end; during play it would name tiles that were
+        # reshuffled into the new deal, so it is left out then.
+        "last_round": state.last_round if state.phase != PLAY else None,
+        "goats": list(state.goats),
+        "interrupted_by": state.interrupted_by,
+        "interrupt_reason": state.interrupt_reason,
+    }
+
+
+def spectator_view(state: GameState) -> dict:
+    return view_for(state, SPECTATOR)

@@ -1,0 +1,37 @@
+"""Rating points of a game (RULES.md 8 and 9), as pure functions.
+
+Rounding is "by the rules of mathematics": half away from zero (7.5 -> 8, 0.5 -> 1).
+Python's built-in rounding goes half to even, so it is not used here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+MINIMUM_POINTS = 1
+GAME_OVER_SCORE = 101
+
+
+def round_half_up(value: Fraction | int) -> int:
+    """Round half away from zero: 7.5 -> 8, 0.5 -> 1, -0.5 -> -1, 0.2 -> 0."""
+    value = Fraction(value)
+    magnitude = (abs(value) + Fraction(1, 2)).__floor__()
+    return magnitude if value >= 0 else -magnitude
+
+
+def _points(numerator: int) -> int:
+    return max(MINIMUM_POINTS, round_half_up(Fraction(numerator, 10)))
+
+
+def finished_game_points(scores: Sequence[int]) -> list[int]:
+    """RULES.md 8: goats (101 or more) get 0; every other player max(1, (100 - score) / 10)."""
+    return [0 if score >= GAME_OVER_SCORE else _points(100 - score) for score in scores]
+
+
+def interrupted_game_points(scores: Sequence[int], interrupted_by: int) -> list[int]:
+    """RULES.md 9: the player who timed out or left gets 0; every other player
+    max(1, (their score - my score) / 10), with open scores."""
+    timed_out = scores[interrupted_by]
+    return [0 if seat == interrupted_by else _points(timed_out - score)
+            for seat, score in enumerate(scores)]
