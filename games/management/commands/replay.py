@@ -1,0 +1,37 @@
+"""``manage.py replay FILE...``: check game records against the rules (RECORD.md).
+
+Prints one JSON line per record, in order; ``-`` reads standard input.  Exits 1 if any
+record was invalid.  All the work is in ``games.rules.record``; this is only the shell.
+"""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from games.rules.record import replay_text
+
+
+class Command(BaseCommand):
+    help = "Replay Kozel game records (kozel-record/1) and print each one's results as JSON."
+
+    def add_arguments(self, parser):
+        parser.add_argument("files", nargs="+", metavar="FILE", help="a record file, or - for stdin")
+
+    def handle(self, *args, files, **options):
+        invalid = False
+        for name in files:
+            try:
+                if name == "-":
+                    text = sys.stdin.buffer.read()
+                else:
+                    with open(name, "rb") as handle:
+                        text = handle.read()
+            except OSError as error:
+                result = {"error": f"cannot read {name}: {error.strerror or error}"}
+            else:
+                result = replay_text(text)
+            invalid = invalid or "error" in result
+            self.stdout.write(json.dumps(result, ensure_ascii=False))
+        if invalid:
+            sys.exit(1)
