@@ -155,6 +155,8 @@ def _state_from_json(cls, data) -> GameState:
     state.hands = tuple(mask_of(tile(name) for name in h) for h in data["hands"])
     state.bazaar = tuple(tile(name).index for name in data["bazaar"])
     chain = tuple((_int(a, 0, 6, "a half"), _int(b, 0, 6, "a half")) for a, b in data["chain"])
+    if any(a[1] != b[0] for a, b in zip(chain, chain[1:])):
+        raise InvalidState("the chain's tiles do not match where they touch")
     state.chain = chain
     state.left, state.right = (chain[0][0], chain[-1][1]) if chain else (-1, -1)
     state.table = mask_of(tile(f"{a}-{b}") for a, b in chain)
