@@ -1,0 +1,220 @@
+"""RECORD.md: writing, reading and replaying game records; every invalid record is refused
+with a message naming the round, the move and the rule, never with a traceback."""
+
+import copy
+import json
+
+import pytest
+
+from games.rules import replay_text
+from games.rules.simulate import play_game
+from games.rules.tiles import TILES
+
+ROUND_KEYS = {"result", "seat", "points", "credited", "scores", "remembered", "opened", "bank"}
+
+
+def record_of(seats=4, fish="one", seed=1):
+    record, state = play_game(seats, fish, seed)
+    return record.to_json(), state
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("fish", ["all", "one"])
+def test_a_written_record_replays_to_the_same_results(seats, fish):
+    rounds = []
+    record, state = play_game(seats, fish, seed=seats * 7,
+                              on_step=lambda s, ev: rounds.extend(
+                                  e for e in ev if e["type"] == "round_ended"))
+    text = json.dumps(record.to_json())
+    summary = replay_text(text)
+    assert summary["status"] == "finished"
+    assert summary["goats"] == list(state.goats)
+    assert [r["scores"] for r in summary["rounds"]] == [r["scores"] for r in rounds]
+    assert all(set(r) == ROUND_KEYS for r in summary["rounds"])
+    assert summary["rounds"][-1]["scores"] == list(state.scores)
+    assert summary["interrupted_by"] is None
+    assert len(summary["rating_points"]) == seats
+
+
+def test_the_summary_has_the_shape_of_record_md():
+    data, _ = record_of(4, "one", 3)
+    data["rounds"] = data["rounds"][:2]
+    data["rounds"][1]["moves"] = data["rounds"][1]["moves"][:3]
+    data["interrupt"] = {"seat": 1, "reason": "timeout"}
+    summary = replay_text(json.dumps(data))
+    assert set(summary) == {"rounds", "status", "goats", "interrupted_by", "rating_points"}
+    assert set(summary["rounds"][0]) == ROUND_KEYS
+    assert summary["rounds"][1] == {"result": "unfinished", "turn": summary["rounds"][1]["turn"]}
+    assert summary["status"] == "interrupted" and summary["interrupted_by"] == 1
+    assert summary["goats"] == [] and summary["rating_points"][1] == 0
+
+
+def test_a_game_still_being_played_has_no_rating_points():
+    data, _ = record_of(3, "all", 4)
+    data["rounds"] = data["rounds"][:1]
+    data["rounds"][0]["moves"] = data["rounds"][0]["moves"][:2]
+    summary = replay_text(json.dumps(data))
+    assert summary["status"] == "playing" and summary["rating_points"] is None
+    assert summary["rounds"] == [{"result": "unfinished", "turn": summary["rounds"][0]["turn"]}]
+
+
+def test_a_tile_may_be_written_high_half_first():
+    data, _ = record_of(2, "all", 5)
+    data["rounds"][0]["hands"][0] = ["-".join(reversed(t.split("-")))
+                                     for t in data["rounds"][0]["hands"][0]]
+    assert "error" not in replay_text(json.dumps(data))
+
+
+def test_an_end_may_be_left_out_when_it_is_not_needed():
+    data, _ = record_of(4, "all", 6)
+    expected = replay_text(json.dumps(data))
+    # Dropping "end" is refused exactly where the tile fits two different ends.
+    stripped = copy.deepcopy(data)
+    for rnd in stripped["rounds"]:
+        for move in rnd["moves"]:
+            move.pop("end", None)
+    result = replay_text(json.dumps(stripped))
+    assert result == expected or "say which end" in result["error"]
+
+
+def _first(data, predicate):
+    for r, rnd in enumerate(data["rounds"]):
+        for m, move in enumerate(rnd["moves"]):
+            if predicate(r, m, move):
+                return r, m
+    raise AssertionError("no such move in the record")
+
+
+def mutate(name):
+    """Invalid records made from a valid one, each breaking one thing."""
+    seed = 11
+    while True:  # a two-player game in which somebody knocks
+        data, state = record_of(2, "one", seed)
+        if any("knock" in mv for rnd in data["rounds"] for mv in rnd["moves"]):
+            break
+        seed += 1
+    rounds = data["rounds"]
+    if name == "hand of 6":
+        rounds[0]["hands"][0] = rounds[0]["hands"][0][:6]
+    elif name == "tile twice":
+        rounds[0]["bazaar"][0] = rounds[0]["hands"][0][0]
+    elif name == "redeal":
+        five_doubles = ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "2-3"]
+        rest = [t.name for t in TILES if t.name not in five_doubles]
+        rounds[0].update(hands=[five_doubles, rest[:7]], bazaar=rest[7:])
+    elif name == "out of turn":
+        move = rounds[0]["moves"][1]
+        move["seat"] = 1 - move["seat"]
+    elif name == "tile not held":
+        move = rounds[0]["moves"][0]
+        move["play"] = rounds[0]["bazaar"][-1]
+    elif name == "wrong lead":
+        lead = rounds[0]["moves"][0]
+        lead["play"] = next(t for t in rounds[0]["hands"][lead["seat"]] if t != lead["play"])
+    elif name == "draw while playable":
+        r, m = _first(data, lambda r, m, mv: m > 0 and "play" in mv)
+        rounds[r]["moves"][m] = {"seat": rounds[r]["moves"][m]["seat"], "draw": True}
+    elif name == "knock with a bazaar":
+        r, m = _first(data, lambda r, m, mv: "draw" in mv)
+        rounds[r]["moves"][m] = {"seat": rounds[r]["moves"][m]["seat"], "knock": True}
+    elif name == "draw from an empty bazaar":
+        r, m = _first(data, lambda r, m, mv: "knock" in mv)
+        rounds[r]["moves"][m] = {"seat": rounds[r]["moves"][m]["seat"], "draw": True}
+    elif name == "fits no end":
+        # At a draw the seat holds no tile that fits: play one of its tiles anyway.
+        r, m = _first(data, lambda r, m, mv: "draw" in mv)
+        seat = rounds[r]["moves"][m]["seat"]
+        played = {mv.get("play") for mv in rounds[r]["moves"][:m]}
+        held = [t for t in rounds[r]["hands"][seat] if t not in played]
+        rounds[r]["moves"][m] = {"seat": seat, "play": held[0], "end": "left"}
+    elif name == "move after the round":
+        rounds[0]["moves"].append(copy.deepcopy(rounds[0]["moves"][-1]))
+    elif name == "round after the game":
+        rounds.append(copy.deepcopy(rounds[0]))
+    elif name == "interrupt after the game":
+        data["interrupt"] = {"seat": 0, "reason": "left"}
+    elif name == "unfinished round then another":
+        rounds[0]["moves"] = rounds[0]["moves"][:3]
+    return data
+
+
+@pytest.mark.parametrize("name, words", [
+    ("hand of 6", ["round 1", "not 7", "RULES.md 3"]),
+    ("tile twice", ["round 1", "28 tiles", "RULES.md 3"]),
+    ("redeal", ["round 1", "redealt", "RULES.md 3"]),
+    ("out of turn", ["round 1, move 2", "not your turn", "RULES.md 5"]),
+    ("tile not held", ["round 1, move 1", "do not hold", "RULES.md"]),
+    ("wrong lead", ["round 1, move 1", "opens with", "RULES.md 4"]),
+    ("draw while playable", ["move", "must play", "RULES.md 5.1"]),
+    ("knock with a bazaar", ["move", "not empty", "RULES.md 5.3"]),
+    ("draw from an empty bazaar", ["move", "bazaar is empty", "RULES.md 5.2"]),
+    ("fits no end", ["move", "fits neither open end", "RULES.md 5"]),
+    ("move after the round", ["round 1, move", "follows the end of its round"]),
+    ("round after the game", ["follows the end of the game"]),
+    ("interrupt after the game", ["interrupt follows the end of the game"]),
+    ("unfinished round then another", ["round 1", "did not end"]),
+])
+def test_an_invalid_record_is_refused_naming_round_move_and_rule(name, words):
+    result = replay_text(json.dumps(mutate(name)))
+    assert set(result) == {"error"}
+    for word in words:
+        assert word in result["error"]
+
+
+def test_an_end_must_be_named_when_a_tile_fits_two_different_ends():
+    data, _ = record_of(2, "all", 5)
+    for seed in range(40):
+        data, _ = record_of(2, "all", seed)
+        moves = [mv for rnd in data["rounds"] for mv in rnd["moves"]]
+        if any("end" in mv for mv in moves):
+            break
+    for rnd in data["rounds"]:
+        for move in rnd["moves"]:
+            move.pop("end", None)
+    result = replay_text(json.dumps(data))
+    # Either no play in this game needed its end, or the first that did is refused.
+    assert "error" not in result or "say which end" in result["error"]
+
+
+GARBAGE = [
+    b"", b"not json", b"\xff\xfe\x00", b"[]", b"null", b"42", b'"kozel"', b"{}",
+    b"[" * 100_000 + b"]" * 100_000,
+    json.dumps({"format": "kozel-record/2", "players": ["a", "b"], "fish": "all",
+                "turn_seconds": 30, "rounds": []}).encode(),
+]
+
+
+def _variants():
+    base, _ = record_of(2, "all", 8)
+    out = []
+    for key in ("players", "fish", "turn_seconds", "rounds", "format"):
+        broken = copy.deepcopy(base)
+        del broken[key]
+        out.append(broken)
+    for key, value in [("players", ["only one"]), ("players", ["a", "b", "c", "d", "e"]),
+                       ("players", [1, 2]), ("fish", "some"), ("turn_seconds", True),
+                       ("turn_seconds", 10**100), ("turn_seconds", "30"), ("rounds", {}),
+                       ("interrupt", {"seat": 10**100, "reason": "timeout"}),
+                       ("interrupt", {"seat": 0, "reason": "bored"}), ("interrupt", [])]:
+        broken = copy.deepcopy(base)
+        broken[key] = value
+        out.append(broken)
+    for path_value in [("hands", "7 tiles"), ("hands", [["1-2"] * 7] * 2), ("bazaar", None),
+                       ("moves", "all of them"), ("moves", [{"seat": 0, "play": "7-7"}]),
+                       ("moves", [{"seat": 10**100, "knock": True}]),
+                       ("moves", [{"seat": 0, "play": 1.5}]), ("moves", [{"play": "1-1"}]),
+                       ("moves", [{"seat": 0, "draw": "yes"}]), ("moves", [[]]),
+                       ("hands", [[1, 2, 3, 4, 5, 6, 7]] * 2)]:
+        broken = copy.deepcopy(base)
+        broken["rounds"][0][path_value[0]] = path_value[1]
+        out.append(broken)
+    broken = copy.deepcopy(base)
+    broken["rounds"][0] = "a round"
+    out.append(broken)
+    return [json.dumps(v).encode() for v in out]
+
+
+@pytest.mark.parametrize("text", GARBAGE + _variants())
+def test_garbage_is_an_invalid_record_never_a_traceback(text):
+    result = replay_text(text)
+    assert set(result) == {"error"} and result["error"]
