@@ -1,0 +1,41 @@
+# Two commands for a newcomer:  make run   and   make test
+# Both create .venv and install requirements.txt (again only when it changes).
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/requirements.stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test bench migrate messages
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $(STAMP)
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+# Serve the site with daphne on http://$(HOST):$(PORT) (HTTP and WebSocket).
+run: migrate
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) kozel_site.asgi:application
+
+# The whole pytest suite; pytest-django builds its own test database.
+# Extra arguments: make test PYTEST_ARGS="-k accounts -x"
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) bench/rules.py
+
+# For translators: refresh locale/ru from the code and templates, then compile.
+# Needs gettext; the compiled .mo files are committed, so nothing else does.
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l ru --ignore=.venv --ignore=staticfiles --ignore=bench
+	$(PY) manage.py compilemessages -l ru --ignore=.venv

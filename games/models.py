@@ -1,0 +1,219 @@
+"""Matches, who sits at them, the move log and the per-round scores.
+
+The move log is the game record and the source of truth; `Match.state` is a snapshot of
+the rules service's state after the last move, kept for speed (DESIGN.md).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from kozel_site.appendonly import AppendOnlyModel
+
+MIN_SEATS, MAX_SEATS = 2, 4
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 120
+
+
+def new_invite_token():
+    return secrets.token_urlsafe(16)
+
+
+class Fish(models.TextChoices):
+    """How a round that ends in fish is scored (RULES.md 7.4)."""
+
+    ALL = "all", _("fish for all")
+    ONE = "one", _("fish for one")
+
+
+class MatchStatus(models.TextChoices):
+    WAITING = "waiting", _("waiting for players")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+    INTERRUPTED = "interrupted", _("interrupted")
+    ABORTED = "aborted", _("aborted")
+
+
+class Match(models.Model):
+    seats_count = models.PositiveSmallIntegerField(_("seats"), default=MAX_SEATS)
+    fish = models.CharField(_("fish"), max_length=3, choices=Fish.choices, default=Fish.ALL)
+    turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), default=30)
+    rated = models.BooleanField(_("rated"), default=True)
+    private = models.BooleanField(_("private"), default=False)
+    # The secret part of a private table's invitation link.
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
+    status = models.CharField(
+        _("status"), max_length=11, choices=MatchStatus.choices, default=MatchStatus.WAITING
+    )
+    # The rules service's state, as it serializes it; null until the first deal.
+    state = models.JSONField(null=True, blank=True)
+    # Bumped with every change of `state`: clients send the version they acted on.
+    version = models.PositiveIntegerField(default=0)
+    # When the player to move runs out of time; null while nobody is on the clock.
+    deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="created_matches",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    # How it ended: {"goats": [seat...], "interrupted_by": seat or null, "reason": str,
+    # "rating_points": [points per seat] or null}.
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats_count__gte=MIN_SEATS, seats_count__lte=MAX_SEATS),
+                name="match_seats_2_to_4",
+            ),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__gte=MIN_TURN_SECONDS, turn_seconds__lte=MAX_TURN_SECONDS),
+                name="match_turn_seconds_10_to_120",
+            ),
+            models.CheckConstraint(condition=Q(fish__in=Fish.values), name="match_fish_valid"),
+            models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
+        ]
+        indexes = [
+            # The clock's sweep: running matches whose deadline has passed.
+            models.Index(
+                fields=["deadline"],
+                condition=Q(status="playing", deadline__isnull=False),
+                name="match_due_deadline_idx",
+            ),
+            # The lobby: open and running tables, newest first.
+            models.Index(fields=["status", "-created_at"], name="match_status_created_idx"),
+        ]
+
+    def __str__(self):
+        return _("Match #%(id)s") % {"id": self.pk}
+
+
+class Seat(models.Model):
+    """Who sits at seat `number` of a match: a registered user, or a bot."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    # PROTECT: a person who has played is deactivated, never deleted, so records stay whole.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_name = models.CharField(_("bot"), max_length=40, blank=True, default="")
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=Q(user__isnull=False), name="seat_one_per_player"
+            ),
+            models.CheckConstraint(condition=Q(number__lte=MAX_SEATS - 1), name="seat_number_0_to_3"),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot_name=""))
+                | (Q(user__isnull=True) & ~Q(bot_name="")),
+                name="seat_person_xor_bot",
+            ),
+        ]
+
+    @property
+    def is_bot(self):
+        return self.user_id is None
+
+    def __str__(self):
+        who = self.bot_name if self.is_bot else self.user
+        return f"#{self.match_id} seat {self.number}: {who}"
+
+
+class MoveKind(models.TextChoices):
+    DEAL = "deal", _("deal")
+    PLAY = "play", _("play")
+    DRAW = "draw", _("draw")
+    KNOCK = "knock", _("knock")
+    TIMEOUT = "timeout", _("timeout")
+    LEAVE = "leave", _("leave")
+    ABORT = "abort", _("abort")
+
+
+class Move(AppendOnlyModel):
+    """One action of the move log: numbered from 1 within its match, never changed."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField(_("number"))
+    # The acting seat; null for what no seat does (a deal).
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=16, choices=MoveKind.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="move_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="move_number_from_1"),
+            models.CheckConstraint(condition=Q(seat__lte=MAX_SEATS - 1), name="move_seat_0_to_3"),
+        ]
+
+    def __str__(self):
+        return f"#{self.match_id}.{self.number} {self.kind}"
+
+
+class RoundResult(models.TextChoices):
+    OUT = "out", _("out")
+    FISH = "fish", _("fish")
+
+
+class RoundScore(AppendOnlyModel):
+    """One seat's scoring of one ended round (RULES.md 7), written when the round ends."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="round_scores")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    points = models.PositiveIntegerField(_("round points"))
+    credited = models.PositiveIntegerField(_("credited"))
+    score_after = models.PositiveIntegerField(_("score after"))
+    remembered_after = models.PositiveIntegerField(_("remembered after"))
+    opened = models.BooleanField(_("opened"))
+    # How the round ended, and who went out or placed the fish.
+    result = models.CharField(_("round end"), max_length=4, choices=RoundResult.choices)
+    result_seat = models.PositiveSmallIntegerField(_("out or fisherman"))
+    bank_after = models.PositiveIntegerField(_("fish bank after"), default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("round score")
+        verbose_name_plural = _("round scores")
+        ordering = ["match", "round_number", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "round_number", "seat"], name="roundscore_unique_seat_round"
+            ),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="roundscore_round_from_1"),
+            models.CheckConstraint(
+                condition=Q(seat__lte=MAX_SEATS - 1, result_seat__lte=MAX_SEATS - 1),
+                name="roundscore_seats_0_to_3",
+            ),
+            models.CheckConstraint(
+                condition=Q(result__in=RoundResult.values), name="roundscore_result_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"#{self.match_id} round {self.round_number} seat {self.seat}"

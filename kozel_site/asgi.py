@@ -1,0 +1,29 @@
+"""ASGI entry point: plain HTTP goes to Django, WebSockets to the channels consumers.
+
+Served by daphne: `daphne kozel_site.asgi:application` (what `make run` does).
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
+# Django must be set up before anything imports models (the routing below does).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # Browsers send Origin with a WebSocket handshake: refuse other sites' pages, and
+        # give the consumers the logged-in user from the session cookie.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

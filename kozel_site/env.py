@@ -1,0 +1,132 @@
+"""The site's configuration, read from the environment.
+
+Pure functions over a mapping (normally ``os.environ``), so that tests can check both
+setups -- the embedded default and the scaled-out one -- without restarting Django.
+"""
+
+from collections.abc import Mapping
+from datetime import timedelta
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+# Only ever good for a developer's machine: settings refuse it once DEBUG is off.
+DEV_SECRET_KEY = "django-insecure-kozel-development-key-do-not-deploy"
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def env_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be 1/0, true/false, yes/no or on/off, not {raw!r}.")
+
+
+def env_int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
+
+
+def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def secret_and_debug(env: Mapping[str, str]) -> tuple[str, bool]:
+    """SECRET_KEY and DEBUG.
+
+    Without SECRET_KEY the site runs as a developer's copy: the development key with
+    DEBUG on. Setting SECRET_KEY turns DEBUG off unless DEBUG says otherwise. DEBUG off
+    with the development key is refused: anyone could forge sessions and reset links.
+    """
+    secret = env.get("SECRET_KEY", "").strip() or DEV_SECRET_KEY
+    debug = env_bool(env, "DEBUG", default=secret == DEV_SECRET_KEY)
+    if not debug and secret == DEV_SECRET_KEY:
+        raise ImproperlyConfigured(
+            "DEBUG is off but SECRET_KEY is the development key. "
+            "Set SECRET_KEY to a long random string before serving the site to anyone."
+        )
+    return secret, debug
+
+
+def database(env: Mapping[str, str], base_dir: Path) -> dict:
+    """PostgreSQL when DATABASE_URL is set, else an SQLite file in WAL mode."""
+    url = env.get("DATABASE_URL", "").strip()
+    if url:
+        config = dj_database_url.parse(
+            url,
+            conn_max_age=env_int(env, "DB_CONN_MAX_AGE", 0),
+            conn_health_checks=True,
+        )
+        if config["ENGINE"] != "django.db.backends.postgresql":
+            raise ImproperlyConfigured(
+                "DATABASE_URL must point at PostgreSQL (postgres://...); "
+                "leave it unset for the embedded SQLite database."
+            )
+        return config
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": env.get("SQLITE_PATH", "").strip() or str(base_dir / "db.sqlite3"),
+        "OPTIONS": {
+            # WAL lets readers go on while one writer writes; NORMAL sync is safe in WAL.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            # Take the write lock when a transaction starts, so two writers queue up
+            # (for up to `timeout` seconds) instead of failing half-way with "locked".
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        },
+    }
+
+
+def channel_layers(env: Mapping[str, str]) -> dict:
+    """Redis when REDIS_URL is set (any number of server processes), else in-memory."""
+    url = env.get("REDIS_URL", "").strip()
+    if url:
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [url], "prefix": "kozel"},
+            }
+        }
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def caches(env: Mapping[str, str]) -> dict:
+    """Redis when REDIS_URL is set, shared by all processes; else one process's memory.
+
+    Nothing that must hold across processes is kept in the cache: the log-in throttle
+    counts failures in the database, and sessions live in the database too.
+    """
+    url = env.get("REDIS_URL", "").strip()
+    if url:
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": "kozel",
+            }
+        }
+    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+def login_lock(env: Mapping[str, str]) -> tuple[int, timedelta]:
+    """How many failed log-ins in a row lock a login name on one address, and for how long."""
+    limit = env_int(env, "LOGIN_FAILURE_LIMIT", 5)
+    minutes = env_int(env, "LOGIN_LOCK_MINUTES", 15)
+    if limit < 1 or minutes < 1:
+        raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_LOCK_MINUTES must be at least 1.")
+    return limit, timedelta(minutes=minutes)

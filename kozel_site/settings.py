@@ -1,0 +1,155 @@
+"""Settings of the Kozel site.
+
+Everything that differs between a developer's laptop and a real deployment comes from the
+environment (see kozel_site/env.py and the README): with nothing set, the site runs
+embedded -- SQLite in WAL mode, the in-memory channel layer, one daphne process.
+"""
+
+import os
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from kozel_site import env as config
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+ENV = os.environ
+
+SECRET_KEY, DEBUG = config.secret_and_debug(ENV)
+ALLOWED_HOSTS = config.env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = config.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
+
+# Behind a proxy that terminates TLS: cookies only over HTTPS, and trust its scheme header.
+HTTPS = config.env_bool(ENV, "HTTPS", default=False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+INSTALLED_APPS = [
+    # daphne first: its runserver replaces Django's, so even `runserver` speaks ASGI.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "axes",
+    "accounts",
+    "games",
+    "ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a refused log-in into the "locked" page.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "kozel_site.urls"
+ASGI_APPLICATION = "kozel_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": config.database(ENV, BASE_DIR)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+CHANNEL_LAYERS = config.channel_layers(ENV)
+CACHES = config.caches(ENV)
+
+# Accounts
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    # Refuses log-ins for a login name + address that failed too often (django-axes).
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# The log-in throttle (django-axes). Failures are counted in the database, so the lock
+# holds across every server process in both setups.
+AXES_FAILURE_LIMIT, AXES_COOLOFF_TIME = config.login_lock(ENV)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.throttle.login_name"
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.locked_out"
+AXES_RESET_ON_SUCCESS = True
+# A lock lasts AXES_COOLOFF_TIME from the failure that caused it, whatever is tried meanwhile.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_VERBOSE = False
+
+# E-mail: printed to the console unless an SMTP server is configured.
+EMAIL_HOST = ENV.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = config.env_int(ENV, "EMAIL_PORT", 587)
+    EMAIL_HOST_USER = ENV.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = ENV.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = config.env_bool(ENV, "EMAIL_USE_TLS", default=True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = ENV.get("DEFAULT_FROM_EMAIL", "kozel@localhost")
+
+# Languages: Russian first, English second.
+LANGUAGE_CODE = "ru"
+LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = ENV.get("TIME_ZONE", "Europe/Moscow")
+USE_TZ = True
+
+# Static files: served by the site itself through WhiteNoise, no CDN anywhere.
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # In production, hashed names (cache forever) and compressed copies; these need
+        # `collectstatic`, which `make run` does.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    },
+}
+# While developing, serve straight from the source folders and notice edits.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
+}
