@@ -75,14 +75,12 @@ def check_deal(deal: Deal, seats: int) -> None:
     for seat, hand in enumerate(deal.hands):
         if len(hand) != HAND_SIZE:
             raise InvalidDeal(f"the hand of seat {seat} has {len(hand)} tiles, not 7 (RULES.md 3)")
-        for t in hand:
-            seen |= t.bit
-            count += 1
-        if needs_redeal(hand):
-            raise InvalidDeal(f"the hand of seat {seat} should have been redealt: 5 doubles "
-                              f"or 6 tiles of one value (RULES.md 3)")
-    for t in deal.bazaar:
+    for t in [t for hand in deal.hands for t in hand] + list(deal.bazaar):
         seen |= t.bit
         count += 1
     if seen != ALL_MASK or count != len(TILES):
         raise InvalidDeal("the hands and the bazaar must hold the 28 tiles once each (RULES.md 3)")
+    for seat, hand in enumerate(deal.hands):
+        if needs_redeal(hand):
+            raise InvalidDeal(f"the hand of seat {seat} should have been redealt: 5 doubles "
+                              f"or 6 tiles of one value (RULES.md 3)")

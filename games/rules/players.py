@@ -10,7 +10,8 @@ import random
 from collections import Counter
 
 from .actions import Action, action_from_json
-from .tiles import NON_DOUBLE_MASK, TILES, tile
+from .scoring import round_points
+from .tiles import NON_DOUBLE_MASK, TILES, mask_of, tile
 
 
 class RandomPlayer:
@@ -79,7 +80,7 @@ def _makes_fish(view: dict, played, value: int) -> bool:
 
 def _wins_fish(view: dict, rest) -> bool:
     """Whether a fish now is likely good for me: my pips are low against the others'."""
-    mine = sum(t.pips for t in rest)
+    mine = round_points(mask_of(rest))
     seen = {tile(n) for n in view["hand"]} | {tile(f"{a}-{b}") for a, b in view["chain"]}
     unseen = [t for t in TILES if t not in seen]
     average = sum(t.pips for t in unseen) / len(unseen) if unseen else 0.0
