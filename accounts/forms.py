@@ -1,5 +1,10 @@
 from django import forms
-from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AdminUserCreationForm,
+    AuthenticationForm,
+    UserChangeForm,
+    UserCreationForm,
+)
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -28,6 +33,14 @@ class SignUpForm(UserCreationForm):
         username = self.cleaned_data.get("username")
         check_login_free(username)
         return username
+
+
+class LoginForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        # Django's message says both fields may be case-sensitive; login names are not.
+        "invalid_login": _("Wrong login name or password. Mind the case of the password."),
+    }
 
 
 class AdminSignUpForm(AdminUserCreationForm):

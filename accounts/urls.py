@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from accounts.forms import LoginForm
 
 app_name = "accounts"
 
@@ -10,7 +11,9 @@ urlpatterns = [
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
+            template_name="accounts/login.html",
+            authentication_form=LoginForm,
+            redirect_authenticated_user=True,
         ),
         name="login",
     ),

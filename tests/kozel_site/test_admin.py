@@ -1,0 +1,132 @@
+"""The admin, as a superuser and as a moderator (staff in the "moderators" group)."""
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from accounts.moderators import GROUP_NAME
+from games.models import Match, Move, MoveKind, RoundScore
+from ratings.models import RatingRecord
+
+
+@pytest.fixture
+def finished_match(make_match, make_user):
+    masha, olya = make_user("masha"), make_user("olya")
+    match = make_match([masha, olya, None], status="finished", fish="one")
+    Move.objects.create(match=match, number=1, kind=MoveKind.DEAL, payload={"seed": 1})
+    Move.objects.create(match=match, number=2, seat=0, kind=MoveKind.PLAY, payload={"tile": "1-1"})
+    for seat in range(3):
+        RoundScore.objects.create(
+            match=match, round_number=1, seat=seat, points=seat * 7, credited=seat * 7,
+            score_after=14 if seat == 2 else 0, remembered_after=7 if seat == 1 else 0,
+            opened=seat == 2, result="out", result_seat=0, bank_after=0,
+        )
+    RatingRecord.objects.create(match=match, player=masha.player, points=10, rating_after=10)
+    return match
+
+
+@pytest.fixture
+def admin_client(client, make_user):
+    boss = make_user("boss", is_staff=True, is_superuser=True)
+    client.force_login(boss)
+    return client
+
+
+@pytest.fixture
+def moderator_client(client, make_user):
+    moderator = make_user("moder", is_staff=True)
+    moderator.groups.add(Group.objects.get(name=GROUP_NAME))
+    client.force_login(moderator)
+    return client
+
+
+def changelist(model):
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+
+
+def change(obj):
+    return reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+
+
+def test_every_admin_list_opens(admin_client, finished_match):
+    assert admin_client.get("/admin/").status_code == 200
+    for model in admin.site._registry:
+        assert admin_client.get(changelist(model)).status_code == 200, model
+
+
+def test_a_match_shows_its_seats_moves_scores_and_ratings_inline(admin_client, finished_match):
+    page = admin_client.get(change(finished_match)).content.decode()
+    for text in ("masha", "olya", "Bot 2", "1-1", "сдача", "ход костью", "Очки раундов", "Записи рейтинга"):
+        assert text in page, text
+
+
+def test_searching_and_filtering_matches(admin_client, finished_match, make_match):
+    waiting = make_match(status="waiting")
+    by_player = admin_client.get(changelist(Match), {"q": "olya"}).context["cl"].result_list
+    assert list(by_player) == [finished_match]
+    by_number = admin_client.get(changelist(Match), {"q": f"#{waiting.pk}"}).context["cl"].result_list
+    assert list(by_number) == [waiting]
+    by_status = admin_client.get(changelist(Match), {"status__exact": "waiting"}).context["cl"].result_list
+    assert list(by_status) == [waiting]
+
+
+def test_searching_users(admin_client, finished_match):
+    from accounts.models import User
+
+    found = admin_client.get(changelist(User), {"q": "mas"}).context["cl"].result_list
+    assert [user.username for user in found] == ["masha"]
+
+
+def test_history_cannot_be_edited_added_or_deleted(admin_client, finished_match):
+    move = finished_match.moves.first()
+    for model, obj in [
+        (Match, finished_match), (Move, move), (RoundScore, finished_match.round_scores.first()),
+        (RatingRecord, finished_match.rating_records.first()),
+    ]:
+        meta = model._meta
+        page = admin_client.get(change(obj))
+        assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+        assert admin_client.post(change(obj), {}).status_code == 403
+        assert admin_client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_add")).status_code == 403
+        delete = reverse(f"admin:{meta.app_label}_{meta.model_name}_delete", args=[obj.pk])
+        assert admin_client.post(delete, {"post": "yes"}).status_code == 403
+    assert finished_match.moves.get(pk=move.pk).payload == {"seed": 1}
+
+
+def test_a_moderator_sees_everything(moderator_client, finished_match):
+    assert moderator_client.get("/admin/").status_code == 200
+    for model in admin.site._registry:
+        if model._meta.app_label in ("accounts", "games", "ratings", "axes"):
+            assert moderator_client.get(changelist(model)).status_code == 200, model
+    assert moderator_client.get(change(finished_match)).status_code == 200
+
+
+def test_a_moderator_may_close_an_account_and_nothing_more(moderator_client, finished_match):
+    from accounts.models import User
+
+    masha = User.objects.get(username="masha")
+    page = moderator_client.get(change(masha)).content.decode()
+    assert 'name="is_active"' in page and 'name="is_superuser"' not in page
+    inline = {"player-TOTAL_FORMS": "1", "player-INITIAL_FORMS": "1", "player-0-id": str(masha.player.pk),
+              "player-0-user": str(masha.pk)}
+    response = moderator_client.post(
+        change(masha), {"is_superuser": "on", "is_staff": "on", "username": "x", **inline}
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    masha.refresh_from_db()
+    assert not masha.is_active and not masha.is_superuser and masha.username == "masha"
+
+    password_url = reverse("admin:auth_user_password_change", args=[masha.pk])
+    assert moderator_client.get(password_url).status_code == 403
+    boss = User.objects.create_user("boss2", is_staff=True, is_superuser=True)
+    assert moderator_client.post(change(boss), {"is_active": ""}).status_code == 403
+    assert User.objects.get(pk=boss.pk).is_active
+
+
+def test_players_stats_are_read_only_in_the_admin(admin_client, finished_match):
+    from accounts.models import Player
+
+    player = Player.objects.get(user__username="masha")
+    page = admin_client.get(change(player)).content.decode()
+    assert 'name="rating"' not in page

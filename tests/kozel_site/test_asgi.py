@@ -1,0 +1,21 @@
+"""The ASGI application: HTTP to Django, WebSockets behind the origin check."""
+
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+
+from kozel_site.asgi import application
+
+
+async def test_http_goes_to_django():
+    communicator = HttpCommunicator(application, "GET", "/rules/", headers=[(b"host", b"testserver")])
+    response = await communicator.get_response()
+    assert response["status"] == 200
+    assert "Козёл".encode() in response["body"]
+
+
+async def test_websocket_from_another_site_is_refused():
+    communicator = WebsocketCommunicator(
+        application, "/ws/anything/", headers=[(b"origin", b"http://evil.example"), (b"host", b"localhost")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.disconnect()

@@ -1,0 +1,93 @@
+"""Every page: Russian by default, English on request, a language switch, own assets only."""
+
+import re
+
+import pytest
+
+PAGES = [
+    "/",
+    "/rules/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+    "/accounts/password/reset/sent/",
+    "/players/masha/",
+]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_are_russian_by_default_with_a_language_switch(client, user, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<html lang="ru">' in page
+    assert "Правила" in page and "Лобби" in page
+    assert 'action="/i18n/setlang/"' in page
+    assert 'name="language" value="ru"' in page and 'name="language" value="en"' in page
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_an_english_browser_gets_english(client, user, path):
+    page = client.get(path, HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9").content.decode()
+    assert '<html lang="en">' in page
+    assert "Rules" in page and "Lobby" in page and "Лобби" not in page
+
+
+def test_an_unsupported_browser_language_falls_back_to_russian(client, db):
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
+    assert '<html lang="ru">' in page
+
+
+def test_the_switch_changes_the_language_and_returns_to_the_page(client, db):
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/rules/"})
+    assert response.status_code == 302 and response.url == "/rules/"
+    page = client.get("/rules/").content.decode()
+    assert "The rules of Kozel" in page and 'aria-pressed="true" class="current">EN<' in page
+
+    # The choice wins over the browser's wish, and can be switched back.
+    assert '<html lang="en">' in client.get("/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    client.post("/i18n/setlang/", {"language": "ru", "next": "/rules/"})
+    assert "Правила игры «Козёл»" in client.get("/rules/").content.decode()
+
+
+def test_the_rules_page_states_every_decision_in_both_languages(client, db):
+    russian = " ".join(client.get("/rules/").content.decode().split())
+    english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
+    # RULES.md has four Decisions: the order of leads, out beats fish, the all-knock
+    # safety net, and the bank carrying on after a tied round with someone out.
+    assert russian.count("<strong>Решение</strong>") == 4
+    assert english.count("<strong>Decision</strong>") == 4
+    for text in ("по сумме очков", "выход сильнее рыбы", "все игроки подряд", "банк переходит дальше нетронутым",
+                 "рыба на одного", "запомненные", "<code>0-0</code>", "101", "таймаут", "5-6, 4-6, 3-6, 4-5"):
+        assert text.lower() in russian.lower(), text
+    for text in ("by pip sum", "going out wins over fish", "every player in turn", "carries on untouched",
+                 "fish for one", "remembered", "counts <strong>10</strong>", "101", "timeout", "5-6, 4-6, 3-6, 4-5"):
+        assert text.lower() in english.lower(), text
+
+
+ASSET = re.compile(r'<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]+)"')
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/", "/accounts/login/"])
+def test_every_asset_is_served_by_the_site_itself(client, db, path):
+    page = client.get(path).content.decode()
+    assets = ASSET.findall(page)
+    assert any("htmx" in url for url in assets) and any("site.css" in url for url in assets)
+    for url in assets:
+        assert url.startswith("/static/"), url
+        response = client.get(url)
+        assert response.status_code == 200, url
+        b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def test_htmx_comes_with_its_websocket_extension(client, db):
+    page = client.get("/").content.decode()
+    htmx = page.index("/static/django_htmx/htmx-2.min.js")
+    assert page.index("/static/django_htmx/ext/hx-ws-2.min.js") > htmx
+
+
+def test_the_header_shows_who_is_logged_in(logged_in_client):
+    page = logged_in_client.get("/").content.decode()
+    assert 'href="/players/masha/"' in page and 'action="/accounts/logout/"' in page
+    assert 'href="/accounts/login/"' not in page

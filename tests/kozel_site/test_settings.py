@@ -1,0 +1,148 @@
+"""Both setups: the embedded default and the scaled-out one, read from the environment."""
+
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
+from django.db.utils import ConnectionHandler
+
+from kozel_site import env
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_URL = "postgres://kozel:secret@db.internal:5433/kozel"
+REDIS_URL = "redis://cache.internal:6379/2"
+
+
+def test_with_nothing_set_the_site_is_a_developers_copy():
+    secret, debug = env.secret_and_debug({})
+    assert secret == env.DEV_SECRET_KEY
+    assert debug is True
+
+
+def test_a_real_secret_turns_debug_off_unless_asked_for():
+    assert env.secret_and_debug({"SECRET_KEY": "s" * 50}) == ("s" * 50, False)
+    assert env.secret_and_debug({"SECRET_KEY": "s" * 50, "DEBUG": "on"}) == ("s" * 50, True)
+
+
+@pytest.mark.parametrize("debug", ["0", "false", "off", "no"])
+def test_debug_off_with_the_development_secret_is_refused(debug):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
+        env.secret_and_debug({"DEBUG": debug})
+
+
+def test_a_garbled_flag_is_refused_rather_than_guessed():
+    with pytest.raises(ImproperlyConfigured, match="DEBUG"):
+        env.secret_and_debug({"DEBUG": "maybe"})
+
+
+def _django_setup(extra_env):
+    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
+    environment.update(extra_env, DJANGO_SETTINGS_MODULE="kozel_site.settings")
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); print('started')"],
+        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_the_site_refuses_to_start_with_debug_off_and_the_development_secret():
+    refused = _django_setup({"DEBUG": "0"})
+    assert refused.returncode != 0
+    assert "ImproperlyConfigured" in refused.stderr and "SECRET_KEY" in refused.stderr
+    started = _django_setup({"DEBUG": "0", "SECRET_KEY": "a-long-random-production-secret-" * 2})
+    assert started.returncode == 0, started.stderr
+    assert "started" in started.stdout
+
+
+def test_safe_local_defaults():
+    assert env.env_list({}, "ALLOWED_HOSTS", ["127.0.0.1", "localhost"]) == ["127.0.0.1", "localhost"]
+    assert env.env_list({"ALLOWED_HOSTS": "kozel.example, www.kozel.example"}, "ALLOWED_HOSTS", []) == [
+        "kozel.example",
+        "www.kozel.example",
+    ]
+    assert env.login_lock({}) == (5, timedelta(minutes=15))
+    assert env.login_lock({"LOGIN_FAILURE_LIMIT": "3", "LOGIN_LOCK_MINUTES": "2"}) == (3, timedelta(minutes=2))
+
+
+def test_embedded_database_is_sqlite_in_wal_mode(tmp_path, django_db_blocker):
+    config = env.database({}, ROOT)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(ROOT / "db.sqlite3")
+
+    # Open a real database file with exactly these options and ask SQLite what it got.
+    handler = ConnectionHandler({"default": {**config, "NAME": str(tmp_path / "kozel.sqlite3")}})
+    wrapper = handler["default"]
+    try:
+        with django_db_blocker.unblock(), wrapper.cursor() as cursor:
+            assert cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            assert cursor.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+            assert cursor.execute("PRAGMA busy_timeout").fetchone()[0] == 20000
+    finally:
+        wrapper.close()
+
+
+def test_database_url_switches_to_postgresql():
+    config = env.database({"DATABASE_URL": PG_URL}, ROOT)
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["HOST"], config["PORT"]) == (
+        "kozel", "kozel", "db.internal", 5433,
+    )
+
+
+def test_database_url_must_be_postgresql():
+    with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
+        env.database({"DATABASE_URL": "mysql://root@127.0.0.1/kozel"}, ROOT)
+
+
+def test_redis_url_switches_channel_layer_and_cache_to_redis():
+    assert env.channel_layers({})["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    layer = env.channel_layers({"REDIS_URL": REDIS_URL})["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["hosts"] == [REDIS_URL]
+
+    assert env.caches({})["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    cache = env.caches({"REDIS_URL": REDIS_URL})["default"]
+    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["LOCATION"] == REDIS_URL
+
+
+# The running suite: whatever this run's environment chose really works.
+
+
+@pytest.mark.django_db
+def test_this_run_uses_the_database_its_environment_names():
+    expected = "postgresql" if os.environ.get("DATABASE_URL") else "sqlite"
+    assert connection.vendor == expected
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone()[0] == 1
+
+
+def test_this_run_uses_the_channel_layer_and_cache_its_environment_names():
+    redis = bool(os.environ.get("REDIS_URL"))
+    assert ("channels_redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]) is redis
+    assert ("redis" in settings.CACHES["default"]["BACKEND"]) is redis
+
+
+async def test_the_configured_channel_layer_carries_a_message():
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("settings-check", channel)
+    await layer.group_send("settings-check", {"type": "check", "text": "Козёл"})
+    assert await layer.receive(channel) == {"type": "check", "text": "Козёл"}
+    await layer.group_discard("settings-check", channel)
+
+
+def test_the_configured_cache_stores_and_returns():
+    from django.core.cache import cache
+
+    cache.set("settings-check", {"text": "Козёл"}, 30)
+    assert cache.get("settings-check") == {"text": "Козёл"}
+    cache.delete("settings-check")
