@@ -6,7 +6,7 @@ import random
 from typing import NamedTuple, Sequence
 
 from .errors import InvalidDeal, MalformedAction
-from .tiles import ALL_MASK, DOUBLE_MASK, TILES, VALUE_MASK, Tile, tile
+from .tiles import ALL_MASK, DOUBLE_MASK, TILES, VALUE_MASK, Tile, tile, tiles_of
 
 HAND_SIZE = 7
 
@@ -33,7 +33,10 @@ def needs_redeal(hand: Sequence[Tile]) -> bool:
 def _mask_needs_redeal(mask: int) -> bool:
     if (mask & DOUBLE_MASK).bit_count() >= 5:
         return True
-    return any((mask & VALUE_MASK[v]).bit_count() >= 6 for v in range(7))
+    for value_mask in VALUE_MASK:
+        if (mask & value_mask).bit_count() >= 6:
+            return True
+    return False
 
 
 def random_deal(seats: int, rng: random.Random) -> Deal:
@@ -41,12 +44,42 @@ def random_deal(seats: int, rng: random.Random) -> Deal:
 
     A real game passes ``secrets.SystemRandom()``; tests and simulations a seeded Random.
     """
-    tiles = list(TILES)
+    hands, bazaar = random_deal_masks(seats, rng)
+    return Deal(tuple(tuple(tiles_of(h)) for h in hands), tuple(TILES[i] for i in bazaar))
+
+
+def random_deal_masks(seats: int, rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``random_deal`` as hand bitmasks and bazaar tile indexes, for the engine's own use.
+
+    The hands' order within a hand carries no information, so a mask loses nothing.
+    """
+    dealt = seats * HAND_SIZE
     while True:
-        rng.shuffle(tiles)
-        hands = tuple(tuple(tiles[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(seats))
-        if not any(needs_redeal(h) for h in hands):
-            return Deal(hands, tuple(tiles[seats * HAND_SIZE:]))
+        order = _shuffled_indexes(rng)
+        hands = []
+        for start in range(0, dealt, HAND_SIZE):
+            mask = 0
+            for index in order[start:start + HAND_SIZE]:
+                mask |= 1 << index
+            if _mask_needs_redeal(mask):
+                break
+            hands.append(mask)
+        else:
+            return tuple(hands), tuple(order[dealt:])
+
+
+def _shuffled_indexes(rng: random.Random) -> list[int]:
+    """The 28 tile indexes in a uniformly random order.
+
+    Sorting by independent random keys is a uniform shuffle (a tie among 28 53-bit keys
+    is negligible) and costs one C call per tile, where ``rng.shuffle`` makes 27 Python
+    calls: dealing was a fifth of a simulated round's time.
+    """
+    keys = [rng.random() for _ in _INDEXES]
+    return sorted(_INDEXES, key=keys.__getitem__)
+
+
+_INDEXES = range(len(TILES))
 
 
 def deal_from_json(data: object, seats: int) -> Deal:

@@ -7,14 +7,16 @@ it is one of them, and every refusal is explained by asking why it is not.
 from __future__ import annotations
 
 import random
+import secrets
 
 from . import scoring
 from .actions import DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, _DRAWS, _KNOCKS, _PLAYS
-from .deal import Deal, check_deal, random_deal
+from .deal import Deal, check_deal, random_deal_masks
 from .errors import IllegalAction, InvalidState, MalformedAction
 from .state import DEAL, FINISHED, INTERRUPTED, FISH_ONE, GameState
 from .state import PLAY as PHASE_PLAY
-from .tiles import FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK
+from .tiles import (FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK,
+                    mask_of, tiles_of)
 
 __all__ = ["new_game", "start_round", "legal_actions", "apply", "interrupt", "first_lead"]
 
@@ -26,12 +28,19 @@ def new_game(seats: int, fish: str = "all") -> GameState:
     return GameState(seats, fish)
 
 
+_LEAD_ORDER = FIRST_LEAD_DOUBLES + NON_DOUBLE_LEAD_ORDER
+
+
 def first_lead(hands) -> tuple[int, int]:
     """(seat, tile index) that must lead the first round of a game (RULES.md 4)."""
-    for t in FIRST_LEAD_DOUBLES + NON_DOUBLE_LEAD_ORDER:
-        for seat, mask in enumerate(hands):
-            if mask & t.bit:
-                return seat, t.index
+    held = 0
+    for mask in hands:
+        held |= mask
+    for t in _LEAD_ORDER:
+        if held & t.bit:
+            for seat, mask in enumerate(hands):
+                if mask & t.bit:
+                    return seat, t.index
     raise InvalidState("no hand holds a tile")
 
 
@@ -44,15 +53,16 @@ def start_round(state: GameState, deal: Deal | None = None,
     if state.phase != DEAL:
         raise IllegalAction("a round can be dealt only at the start or after a round", "3")
     if deal is None:
-        import secrets
-        deal = random_deal(state.seats, rng or secrets.SystemRandom())
+        hands, bazaar = random_deal_masks(state.seats, rng or secrets.SystemRandom())
     else:
         check_deal(deal, state.seats)
+        hands = tuple(mask_of(hand) for hand in deal.hands)
+        bazaar = tuple(t.index for t in deal.bazaar)
     new = state.copy()
     new.phase = PHASE_PLAY
-    new.round = state.round + 1
-    new.hands = tuple(sum(t.bit for t in hand) for hand in deal.hands)
-    new.bazaar = tuple(t.index for t in deal.bazaar)
+    new.board = state.board._replace(round=state.round + 1)
+    new.hands = hands
+    new.bazaar = bazaar
     new.chain = ()
     new.left = new.right = -1
     new.table = 0
@@ -70,9 +80,6 @@ def start_round(state: GameState, deal: Deal | None = None,
 
 # -- the move generator ---------------------------------------------------------------
 
-_LEGAL_CACHE: dict[int, tuple[Action, ...]] = {}
-
-
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action the seat to move may take now; empty when no round is being played."""
     legal = state._legal
@@ -86,33 +93,35 @@ def _generate(state: GameState) -> tuple[Action, ...]:
         return ()
     seat = state.turn
     hand = state.hands[seat]
-    if state.left < 0:  # the lead
+    left = state.left
+    if left < 0:  # the lead
         if state.lead >= 0:
             return (_PLAYS[seat, state.lead, None],)
         return tuple(_PLAYS[seat, t.index, None] for t in TILES if hand & t.bit)
-    left, right = state.left, state.right
-    fit = hand & (VALUE_MASK[left] | VALUE_MASK[right])
-    if not fit:
+    right = state.right
+    fit_left = hand & VALUE_MASK[left]
+    fit_right = hand & VALUE_MASK[right]
+    if not (fit_left or fit_right):
         return (_DRAWS[seat],) if state.bazaar else (_KNOCKS[seat],)
-    # Memoized: the same fitting tiles on the same ends give the same plays.
-    key = ((fit * 7 + left) * 7 + right) * 4 + seat
-    legal = _LEGAL_CACHE.get(key)
-    if legal is None:
-        plays = []
-        left_mask, right_mask = VALUE_MASK[left], VALUE_MASK[right]
-        while fit:
-            bit = fit & -fit
-            fit ^= bit
-            index = bit.bit_length() - 1
-            if bit & left_mask:
-                plays.append(_PLAYS[seat, index, LEFT])
-            if bit & right_mask:
-                plays.append(_PLAYS[seat, index, RIGHT])
-        legal = tuple(plays)
-        if len(_LEGAL_CACHE) > 200_000:
-            _LEGAL_CACHE.clear()
-        _LEGAL_CACHE[key] = legal
-    return legal
+    # The plays on each end, memoized by the tiles that fit it: at most 7 tiles fit an
+    # end, so there are few keys and nearly every look-up hits.
+    key = fit_left << 6 | left << 3 | seat
+    on_left = _LEFT_PLAYS.get(key)
+    if on_left is None:
+        on_left = _LEFT_PLAYS[key] = _plays(seat, fit_left, LEFT)
+    key = fit_right << 6 | right << 3 | seat
+    on_right = _RIGHT_PLAYS.get(key)
+    if on_right is None:
+        on_right = _RIGHT_PLAYS[key] = _plays(seat, fit_right, RIGHT)
+    return on_left + on_right
+
+
+def _plays(seat: int, fit: int, end: str) -> tuple[Action, ...]:
+    return tuple(_PLAYS[seat, t.index, end] for t in tiles_of(fit))
+
+
+_LEFT_PLAYS: dict[int, tuple[Action, ...]] = {}
+_RIGHT_PLAYS: dict[int, tuple[Action, ...]] = {}
 
 
 # -- applying an action ---------------------------------------------------------------
@@ -121,7 +130,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
     """Play ``action``; return the new state and the events to show.  Raises IllegalAction."""
     if type(action) is not Action:
         raise MalformedAction("not an action: use play(), draw(), knock() or action_from_json()")
-    legal = legal_actions(state)
+    legal = state._legal  # legal_actions(state), inlined: this is the hottest path
+    if legal is None:
+        legal = state._legal = _generate(state)
     if action not in legal:
         action = _resolve_end(state, action)
         if action not in legal:
@@ -138,23 +149,24 @@ def _play(state: GameState, action: Action):
     seat = action.seat
     t = action.tile
     new = state.copy()
-    hand = state.hands[seat] ^ t.bit
-    hands = list(state.hands)
-    hands[seat] = hand
-    new.hands = tuple(hands)
+    hands = state.hands
+    hand = hands[seat] ^ t.bit
+    new.hands = hands[:seat] + (hand,) + hands[seat + 1:]
     new.table = state.table | t.bit
-    if state.left < 0:  # the first tile: lower half left, higher half right (RECORD.md)
+    left = state.left
+    if left < 0:  # the first tile: lower half left, higher half right (RECORD.md)
         new.chain = ((t.low, t.high),)
         new.left, new.right = t.low, t.high
         end = None
     elif action.end == LEFT:
-        outer = t.other(state.left)
-        new.chain = ((outer, state.left),) + state.chain
+        outer = t.high if t.low == left else t.low
+        new.chain = ((outer, left),) + state.chain
         new.left = outer
         end = LEFT
     else:
-        outer = t.other(state.right)
-        new.chain = state.chain + ((state.right, outer),)
+        right = state.right
+        outer = t.high if t.low == right else t.low
+        new.chain = state.chain + ((right, outer),)
         new.right = outer
         end = RIGHT
     new.lead = -1
@@ -166,16 +178,15 @@ def _play(state: GameState, action: Action):
     if new.left == new.right and \
             new.table & NON_DOUBLE_MASK[new.left] == NON_DOUBLE_MASK[new.left]:
         return _end_round(new, scoring.FISH, seat, events)  # fish, double or not
-    new.turn = (seat + 1) % state.seats
+    new.turn = (seat + 1) % state.board.seats
     return new, events
 
 
 def _draw(state: GameState):
     new = state.copy()
     seat = state.turn
-    hands = list(state.hands)
-    hands[seat] |= TILES[state.bazaar[0]].bit
-    new.hands = tuple(hands)
+    hands = state.hands
+    new.hands = hands[:seat] + (hands[seat] | 1 << state.bazaar[0],) + hands[seat + 1:]
     new.bazaar = state.bazaar[1:]
     # The drawn tile is not in the event: events are public (see views.py).
     return new, [{"type": "drew", "seat": seat, "bazaar": len(new.bazaar)}]
@@ -186,37 +197,37 @@ def _knock(state: GameState):
     seat = state.turn
     new.knocks = state.knocks + 1
     events = [{"type": "knocked", "seat": seat}]
-    if new.knocks >= state.seats:  # the safety net of RULES.md 6: everyone knocked
+    if new.knocks >= state.board.seats:  # the safety net of RULES.md 6: everyone knocked
         return _end_round(new, scoring.FISH, state.last_player, events)
-    new.turn = (seat + 1) % state.seats
+    new.turn = (seat + 1) % state.board.seats
     return new, events
 
 
 def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
+    board = new.board
     points = tuple(scoring.round_points(h) for h in new.hands)
     tallies = tuple(scoring.Tally(s, r, o)
-                    for s, r, o in zip(new.scores, new.remembered, new.opened))
-    scored = scoring.score_round(result, seat, points, tallies, new.fish, new.bank)
-    new.scores = tuple(t.score for t in scored.tallies)
-    new.remembered = tuple(t.remembered for t in scored.tallies)
-    new.opened = tuple(t.opened for t in scored.tallies)
-    new.bank = scored.bank
-    new.leader = seat
-    new.turn = seat
+                    for s, r, o in zip(board.scores, board.remembered, board.opened))
+    scored = scoring.score_round(result, seat, points, tallies, board.fish, board.bank)
+    scores = tuple(t.score for t in scored.tallies)
     summary = {
-        "round": new.round, "result": result, "seat": seat, "points": list(points),
-        "credited": list(scored.credited), "scores": list(new.scores),
-        "remembered": list(new.remembered), "opened": list(new.opened), "bank": new.bank,
+        "round": board.round, "result": result, "seat": seat, "points": list(points),
+        "credited": list(scored.credited), "scores": list(scores),
+        "remembered": [t.remembered for t in scored.tallies],
+        "opened": [t.opened for t in scored.tallies], "bank": scored.bank,
         # The round is over, so what is left in the hands is shown to all (not the bazaar).
-        "hands": [[t.name for t in new.hand(s)] for s in range(new.seats)],
+        "hands": [[t.name for t in tiles_of(h)] for h in new.hands],
     }
-    new.last_round = summary
+    goats = scoring.goats(scores)
+    new.board = board._replace(
+        scores=scores, remembered=tuple(summary["remembered"]),
+        opened=tuple(summary["opened"]), bank=scored.bank, leader=seat, last_round=summary,
+        goats=goats)
+    new.turn = seat
     events.append(dict(summary, type="round_ended"))
-    new.goats = scoring.goats(new.scores)
-    if new.goats:
+    if goats:
         new.phase = FINISHED
-        events.append({"type": "game_over", "goats": list(new.goats),
-                       "scores": list(new.scores)})
+        events.append({"type": "game_over", "goats": list(goats), "scores": list(scores)})
     else:
         new.phase = DEAL
     return new, events
@@ -235,8 +246,7 @@ def interrupt(state: GameState, seat: int, reason: str = TIMEOUT) -> tuple[GameS
         raise IllegalAction('the reason is "timeout" or "left"', "9")
     new = state.copy()
     new.phase = INTERRUPTED
-    new.interrupted_by = seat
-    new.interrupt_reason = reason
+    new.board = state.board._replace(interrupted_by=seat, interrupt_reason=reason)
     return new, [{"type": "interrupted", "seat": seat, "reason": reason,
                   "scores": list(new.scores)}]
 

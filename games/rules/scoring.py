@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from .tiles import PIPS, tile, tiles_of
+from .tiles import PIPS, tile
 
 OPEN_THRESHOLD = 12          # a single credit above this opens a player (RULES.md 7.2)
 LONE_ZERO_DOUBLE_POINTS = 10  # a hand of only 0-0 counts 10 (RULES.md 7.1)
@@ -20,7 +20,14 @@ def round_points(hand_mask: int) -> int:
     """Pips left in a hand; a hand holding only 0-0 counts 10 (RULES.md 7.1)."""
     if hand_mask == _ZERO_DOUBLE_BIT:
         return LONE_ZERO_DOUBLE_POINTS
-    return sum(PIPS[t.index] for t in tiles_of(hand_mask))
+    # Four look-ups of 7 tiles each: a round's end is scored on every simulated round.
+    return (_PIPS_BY_CHUNK[0][hand_mask & 127] + _PIPS_BY_CHUNK[1][hand_mask >> 7 & 127]
+            + _PIPS_BY_CHUNK[2][hand_mask >> 14 & 127] + _PIPS_BY_CHUNK[3][hand_mask >> 21])
+
+
+_PIPS_BY_CHUNK = tuple(
+    tuple(sum(PIPS[chunk * 7 + i] for i in range(7) if bits >> i & 1) for bits in range(128))
+    for chunk in range(4))
 
 
 class Tally(NamedTuple):

@@ -8,6 +8,8 @@ snapshot and never leaves the server (clients get ``view_for``).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .errors import InvalidState, MalformedAction
 from .tiles import ALL_MASK, TILES, mask_of, tile, tiles_of
 
@@ -22,23 +24,39 @@ FISH_ALL, FISH_ONE = "all", "one"
 GAME_OVER_SCORE = 101
 
 
+class Board(NamedTuple):
+    """What changes only between rounds: the score sheet and how the game stands.
+
+    Kept apart from the round's fields so that copying a state on every action copies
+    one reference for all of these (the benchmark's hot path).
+    """
+
+    seats: int
+    fish: str
+    round: int = 0                    # rounds dealt so far
+    leader: int = -1                  # who leads the next round (out or fisherman)
+    scores: tuple = ()
+    remembered: tuple = ()
+    opened: tuple = ()
+    bank: int = 0
+    last_round: dict | None = None    # summary of the last ended round (JSON-ready)
+    goats: tuple = ()
+    interrupted_by: int | None = None
+    interrupt_reason: str | None = None
+
+
 class GameState:
-    __slots__ = (
-        "seats", "fish", "phase", "round", "hands", "bazaar", "chain", "left", "right",
-        "table", "turn", "lead", "knocks", "last_player", "leader", "scores", "remembered",
-        "opened", "bank", "last_round", "goats", "interrupted_by", "interrupt_reason",
-        "_legal",
-    )
+    __slots__ = ("board", "phase", "hands", "bazaar", "chain", "left", "right", "table",
+                 "turn", "lead", "knocks", "last_player", "_legal")
 
     def __init__(self, seats: int, fish: str) -> None:
         if type(seats) is not int or not 2 <= seats <= 4:
             raise InvalidState("a game has 2, 3 or 4 players")
         if fish not in (FISH_ALL, FISH_ONE):
             raise InvalidState('the fish rule is "all" or "one"')
-        self.seats = seats
-        self.fish = fish
+        self.board = Board(seats, fish, scores=(0,) * seats, remembered=(0,) * seats,
+                           opened=(False,) * seats)
         self.phase = DEAL
-        self.round = 0               # rounds dealt so far
         self.hands = (0,) * seats    # bitmask per seat
         self.bazaar = ()             # tile indexes, next draw first
         self.chain = ()              # ((left half, right half), ...) from the left end
@@ -49,24 +67,13 @@ class GameState:
         self.lead = -1               # tile index the lead must be, or -1 for any tile
         self.knocks = 0              # knocks in a row since the last play
         self.last_player = -1
-        self.leader = -1             # who leads the next round (out or fisherman)
-        self.scores = (0,) * seats
-        self.remembered = (0,) * seats
-        self.opened = (False,) * seats
-        self.bank = 0
-        self.last_round = None       # summary of the last ended round (JSON-ready dict)
-        self.goats = ()
-        self.interrupted_by = None
-        self.interrupt_reason = None
         self._legal = None
 
     def copy(self) -> "GameState":
         # Spelled out field by field: this runs on every action and a loop is 3x slower.
         new = _new_state(GameState)
-        new.seats = self.seats
-        new.fish = self.fish
+        new.board = self.board
         new.phase = self.phase
-        new.round = self.round
         new.hands = self.hands
         new.bazaar = self.bazaar
         new.chain = self.chain
@@ -77,17 +84,22 @@ class GameState:
         new.lead = self.lead
         new.knocks = self.knocks
         new.last_player = self.last_player
-        new.leader = self.leader
-        new.scores = self.scores
-        new.remembered = self.remembered
-        new.opened = self.opened
-        new.bank = self.bank
-        new.last_round = self.last_round
-        new.goats = self.goats
-        new.interrupted_by = self.interrupted_by
-        new.interrupt_reason = self.interrupt_reason
         new._legal = None
         return new
+
+    # The board's fields, read through the state.
+    seats = property(lambda self: self.board.seats)
+    fish = property(lambda self: self.board.fish)
+    round = property(lambda self: self.board.round)
+    leader = property(lambda self: self.board.leader)
+    scores = property(lambda self: self.board.scores)
+    remembered = property(lambda self: self.board.remembered)
+    opened = property(lambda self: self.board.opened)
+    bank = property(lambda self: self.board.bank)
+    last_round = property(lambda self: self.board.last_round)
+    goats = property(lambda self: self.board.goats)
+    interrupted_by = property(lambda self: self.board.interrupted_by)
+    interrupt_reason = property(lambda self: self.board.interrupt_reason)
 
     @property
     def over(self) -> bool:
@@ -149,7 +161,6 @@ def _state_from_json(cls, data) -> GameState:
     if data["phase"] not in PHASES:
         raise InvalidState("unknown phase")
     state.phase = data["phase"]
-    state.round = _int(data["round"], 0, 10**6, "round")
     if len(data["hands"]) != n:
         raise InvalidState("one hand per seat")
     state.hands = tuple(mask_of(tile(name) for name in h) for h in data["hands"])
@@ -172,16 +183,24 @@ def _state_from_json(cls, data) -> GameState:
     state.lead = tile(data["lead"]).index if data["lead"] is not None else -1
     state.knocks = _int(data["knocks"], 0, n, "knocks")
     state.last_player = _int(data["last_player"], -1, n - 1, "last player")
-    state.leader = _int(data["leader"], -1, n - 1, "leader")
-    state.scores = tuple(_int(s, 0, 10**6, "a score") for s in data["scores"])
-    state.remembered = tuple(_int(s, 0, 10**6, "remembered points") for s in data["remembered"])
-    state.opened = tuple(bool(o) for o in data["opened"])
-    if not len(state.scores) == len(state.remembered) == len(state.opened) == n:
+    scores = tuple(_int(s, 0, 10**6, "a score") for s in data["scores"])
+    remembered = tuple(_int(s, 0, 10**6, "remembered points") for s in data["remembered"])
+    opened = tuple(bool(o) for o in data["opened"])
+    if not len(scores) == len(remembered) == len(opened) == n:
         raise InvalidState("one score per seat")
-    state.bank = _int(data["bank"], 0, 10**6, "the bank")
-    state.last_round = data["last_round"]
-    state.goats = tuple(_int(g, 0, n - 1, "a goat") for g in data["goats"])
-    if data["interrupted_by"] is not None:
-        state.interrupted_by = _int(data["interrupted_by"], 0, n - 1, "the interrupting seat")
-    state.interrupt_reason = data["interrupt_reason"]
+    interrupted_by = data["interrupted_by"]
+    if interrupted_by is not None:
+        _int(interrupted_by, 0, n - 1, "the interrupting seat")
+    if data["interrupt_reason"] not in (None, "timeout", "left"):
+        raise InvalidState("unknown reason for an interrupt")
+    last_round = data["last_round"]
+    if last_round is not None and not isinstance(last_round, dict):
+        raise InvalidState("the last round's summary must be an object")
+    state.board = state.board._replace(
+        round=_int(data["round"], 0, 10**6, "round"),
+        leader=_int(data["leader"], -1, n - 1, "leader"),
+        scores=scores, remembered=remembered, opened=opened,
+        bank=_int(data["bank"], 0, 10**6, "the bank"), last_round=last_round,
+        goats=tuple(_int(g, 0, n - 1, "a goat") for g in data["goats"]),
+        interrupted_by=interrupted_by, interrupt_reason=data["interrupt_reason"])
     return state

@@ -68,19 +68,19 @@ def test_a_random_deal_is_shuffled_again_until_no_hand_qualifies():
 
 def test_redeal_actually_happens_on_a_qualifying_shuffle():
     class Rigged(random.Random):
-        """The first shuffle gives seat 0 five doubles; later shuffles are random."""
-        shuffles = 0
+        """The first shuffle puts the doubles first (seat 0 gets five); later ones are random."""
+        calls = 0
 
-        def shuffle(self, x):
-            self.shuffles += 1
-            if self.shuffles == 1:
-                x.sort(key=lambda t: (not t.is_double, t.index))
-            else:
-                super().shuffle(x)
+        def random(self):
+            self.calls += 1
+            if self.calls <= len(TILES):
+                t = TILES[self.calls - 1]
+                return (0.0 if t.is_double else 0.5) + t.index / 1000
+            return super().random()
 
     rng = Rigged(5)
     dealt = random_deal(2, rng)
-    assert rng.shuffles >= 2
+    assert rng.calls >= 2 * len(TILES)  # shuffled at least twice
     assert not needs_redeal(dealt.hands[0])
 
 
