@@ -16,7 +16,7 @@ from .errors import IllegalAction, InvalidState, MalformedAction
 from .state import DEAL, FINISHED, INTERRUPTED, FISH_ONE, GameState
 from .state import PLAY as PHASE_PLAY
 from .tiles import (FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK,
-                    mask_of, tiles_of)
+                    mask_of, names_of, tiles_of)
 
 __all__ = ["new_game", "start_round", "legal_actions", "apply", "interrupt", "first_lead"]
 
@@ -206,8 +206,7 @@ def _knock(state: GameState):
 def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
     board = new.board
     points = tuple(scoring.round_points(h) for h in new.hands)
-    tallies = tuple(scoring.Tally(s, r, o)
-                    for s, r, o in zip(board.scores, board.remembered, board.opened))
+    tallies = tuple(map(scoring.Tally, board.scores, board.remembered, board.opened))
     scored = scoring.score_round(result, seat, points, tallies, board.fish, board.bank)
     scores = tuple(t.score for t in scored.tallies)
     summary = {
@@ -216,7 +215,7 @@ def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
         "remembered": [t.remembered for t in scored.tallies],
         "opened": [t.opened for t in scored.tallies], "bank": scored.bank,
         # The round is over, so what is left in the hands is shown to all (not the bazaar).
-        "hands": [[t.name for t in tiles_of(h)] for h in new.hands],
+        "hands": [names_of(h) for h in new.hands],
     }
     goats = scoring.goats(scores)
     new.board = board._replace(

@@ -93,6 +93,17 @@ def tiles_of(mask: int) -> list[Tile]:
     return out
 
 
+def names_of(mask: int) -> list[str]:
+    """The names of a bitmask's tiles, in index order (four table look-ups, no loop)."""
+    return (_NAMES_BY_CHUNK[0][mask & 127] + _NAMES_BY_CHUNK[1][mask >> 7 & 127]
+            + _NAMES_BY_CHUNK[2][mask >> 14 & 127] + _NAMES_BY_CHUNK[3][mask >> 21])
+
+
+_NAMES_BY_CHUNK = tuple(
+    tuple([TILES[chunk * 7 + i].name for i in range(7) if bits >> i & 1] for bits in range(128))
+    for chunk in range(4))
+
+
 def mask_of(tiles) -> int:
     mask = 0
     for t in tiles:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .engine import legal_actions
 from .state import PLAY, GameState
-from .tiles import tiles_of
+from .tiles import names_of
 
 SPECTATOR = None
 
@@ -27,7 +27,7 @@ def view_for(state: GameState, seat: int | None) -> dict:
         "fish": state.fish,
         "phase": state.phase,
         "round": state.round,
-        "hand": [t.name for t in tiles_of(state.hands[seat])] if seat is not None else None,
+        "hand": names_of(state.hands[seat]) if seat is not None else None,
         "hand_counts": [h.bit_count() for h in state.hands],
         "bazaar": len(state.bazaar),
         "chain": [list(pair) for pair in state.chain],
