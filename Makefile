@@ -37,5 +37,5 @@ bench: $(STAMP)
 # For translators: refresh locale/ru from the code and templates, then compile.
 # Needs gettext; the compiled .mo files are committed, so nothing else does.
 messages: $(STAMP)
-	$(PY) manage.py makemessages -l ru --ignore=.venv --ignore=staticfiles --ignore=bench
+	$(PY) manage.py makemessages -l ru --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=bench --ignore=tests
 	$(PY) manage.py compilemessages -l ru --ignore=.venv
