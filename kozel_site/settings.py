@@ -153,3 +153,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
 }
+
+# -- Play (games.services, games.clock) ------------------------------------------------
+# The pause between rounds, when everyone sees the round's summary (no clock runs).
+KOZEL_ROUND_PAUSE = float(ENV.get("KOZEL_ROUND_PAUSE", "6"))
+# A bot thinks for a random time in this range (seconds), like a person would.
+KOZEL_BOT_DELAY = (0.8, 2.0)
+# The clock's sweep inside the daphne process: on in the embedded setup; when scaled out
+# (REDIS_URL set) run `manage.py clock` beside the servers instead (DESIGN.md, Time).
+KOZEL_CLOCK_IN_SERVER = config.env_bool(ENV, "KOZEL_CLOCK_IN_SERVER",
+                                        default=not ENV.get("REDIS_URL", "").strip())

@@ -19,11 +19,12 @@ from .errors import (IllegalAction, InvalidDeal, InvalidRecord, InvalidState, Ma
 from .players import HeuristicPlayer, RandomPlayer
 from .record import Record, RecordRound, loads_record, read_record, replay, replay_text, summarize
 from .state import DEAL, FINISHED, FISH_ALL, FISH_ONE, INTERRUPTED, GameState
+from .state import PLAY as PLAYING  # the phase; PLAY is the action kind
 from .tiles import TILES, Tile, tile
 from .views import spectator_view, view_for
 
 __all__ = [
-    "Action", "DEAL", "DRAW", "Deal", "FINISHED", "FISH_ALL", "FISH_ONE", "GameState",
+    "Action", "DEAL", "PLAYING", "DRAW", "Deal", "FINISHED", "FISH_ALL", "FISH_ONE", "GameState",
     "HeuristicPlayer", "INTERRUPTED", "IllegalAction", "InvalidDeal", "InvalidRecord",
     "InvalidState", "KNOCK", "LEFT", "LEFT_GAME", "MalformedAction", "PLAY", "RIGHT",
     "RandomPlayer", "Record", "RecordRound", "RulesError", "TILES", "TIMEOUT", "Tile",

@@ -1,0 +1,50 @@
+"""The turn clock: a sweep over due deadlines (DESIGN.md, Time).
+
+Deadlines live in the database, so nothing is lost across restarts and any number of
+sweeps may run at once: each match is taken under ``select_for_update(skip_locked=True)``
+inside ``services.run_due``, in the same kind of locked transaction as a move, so a late
+move and a timeout cannot both win.  The sweep runs inside the server process in the
+embedded setup (see kozel_site/asgi.py) and as ``manage.py clock`` when scaled out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+from games import services
+
+log = logging.getLogger(__name__)
+
+SWEEP_INTERVAL = 0.25  # seconds between sweeps: a bot's or a timeout's lateness at most
+
+
+def sweep_once() -> int:
+    """Handle every match due now; returns how many were acted on."""
+    close_old_connections()
+    acted = 0
+    for match_id in services.due_match_ids():
+        try:
+            acted += services.run_due(match_id)
+        except Exception:  # one broken match must not stop the clock for all the others
+            log.exception("clock: match %s failed", match_id)
+    return acted
+
+
+async def run(interval: float = SWEEP_INTERVAL, stop: asyncio.Event | None = None) -> None:
+    """Sweep forever (or until ``stop`` is set).
+
+    The sweep runs in a worker thread of its own (thread_sensitive=False), so it never
+    queues behind the consumers on channels' single database thread.
+    """
+    sweep = sync_to_async(sweep_once, thread_sensitive=False)
+    log.info("clock: running, a sweep every %.2f s", interval)
+    while stop is None or not stop.is_set():
+        try:
+            await sweep()
+        except Exception:
+            log.exception("clock: sweep failed; trying again")
+        await asyncio.sleep(interval)

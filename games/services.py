@@ -1,0 +1,322 @@
+"""The one way a game changes: lobby requests, moves, timeouts, bots and the next deal.
+
+Every change runs in one transaction that locks the match row, checks who acts and on
+which version, applies the action through the rules service, appends to the move log,
+saves the new snapshot with its version, and only after commit tells the match's group
+(DESIGN.md, a move end to end).  ``Match.version`` is the number of moves in the log,
+so the snapshot is always the log replayed up to that version.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import notify, rules
+from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
+                          MatchStatus, Move, MoveKind, RoundScore, Seat)
+from ratings.formulas import finished_game_points, interrupted_game_points
+
+RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
+BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
+
+
+class PlayError(Exception):
+    """A refusal, with a message for the player who caused it.  Nothing was changed."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+# -- the lobby --------------------------------------------------------------------------
+
+def current_match(user) -> Match | None:
+    """The waiting or running table this person sits at, if any (one at a time)."""
+    return (Match.objects.filter(seats__user=user, status__in=RUNNING)
+            .order_by("-created_at").first())
+
+
+def _lock_person(user) -> None:
+    """Serialize one person's lobby actions, so two tabs cannot seat them twice."""
+    from accounts.models import Player
+    Player.objects.select_for_update().filter(user=user).first()
+
+
+def _check_free(user) -> None:
+    if current_match(user) is not None:
+        raise PlayError(_("You already sit at a table: finish or leave it first."), "busy")
+
+
+def _check_options(players, fish, turn_seconds) -> None:
+    if players not in range(MIN_SEATS, MAX_SEATS + 1):
+        raise PlayError(_("A table has 2, 3 or 4 players."), "invalid")
+    if fish not in (rules.FISH_ALL, rules.FISH_ONE):
+        raise PlayError(_("Choose fish for all or fish for one."), "invalid")
+    if turn_seconds not in range(MIN_TURN_SECONDS, MAX_TURN_SECONDS + 1):
+        raise PlayError(_("The turn time is 10 to 120 seconds."), "invalid")
+
+
+@transaction.atomic
+def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
+                   rated: bool = True, private: bool = False) -> Match:
+    """Open a game request ("заявка") with its creator in seat 0."""
+    _check_options(players, fish, turn_seconds)
+    _lock_person(user)
+    _check_free(user)
+    match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
+                                 rated=rated, private=private, created_by=user)
+    Seat.objects.create(match=match, number=0, user=user)
+    if not private:
+        notify.lobby_changed()
+    return match
+
+
+@transaction.atomic
+def join_request(user, match_id: int, invite_token: str | None = None) -> Match:
+    """Take the next free seat of a waiting request; the game starts when the table is full."""
+    _lock_person(user)
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.WAITING:
+        raise PlayError(_("This request is no longer open."), "gone")
+    if match.private and not (invite_token and secrets.compare_digest(invite_token,
+                                                                       match.invite_token)):
+        raise PlayError(_("This table is private: you need its invitation link."), "private")
+    _check_free(user)
+    taken = set(match.seats.values_list("number", flat=True))
+    number = min(set(range(match.seats_count)) - taken)
+    Seat.objects.create(match=match, number=number, user=user)
+    if len(taken) + 1 == match.seats_count:
+        _start(match)
+    if not match.private:
+        notify.lobby_changed()
+    return match
+
+
+@transaction.atomic
+def leave_request(user, match_id: int) -> None:
+    """Get up from a request that has not started; an empty request disappears."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.WAITING:
+        raise PlayError(_("This request is no longer open."), "gone")
+    deleted, _rows = Seat.objects.filter(match=match, user=user).delete()
+    if not deleted:
+        raise PlayError(_("You do not sit at this table."), "not-seated")
+    if not match.seats.exists():
+        match.delete()
+    if not match.private:
+        notify.lobby_changed()
+
+
+@transaction.atomic
+def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30) -> Match:
+    """A table of ``players`` seats, the person in seat 0 and bots in the rest; never rated."""
+    _check_options(players, fish, turn_seconds)
+    _lock_person(user)
+    _check_free(user)
+    match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
+                                 rated=False, private=True, created_by=user)
+    Seat.objects.create(match=match, number=0, user=user)
+    names = random.sample(BOT_NAMES, players - 1)
+    for number, name in enumerate(names, 1):
+        Seat.objects.create(match=match, number=number, bot_name=name)
+    _start(match)
+    return match
+
+
+def _start(match: Match) -> None:
+    """Deal the first round of a full table (inside the caller's transaction)."""
+    state = rules.new_game(match.seats_count, match.fish)
+    match.status = MatchStatus.PLAYING
+    match.started_at = timezone.now()
+    _deal(match, state)
+    notify.go_to_match(match.seats.exclude(user=None).values_list("user_id", flat=True),
+                       match.pk)
+
+
+# -- the move path ----------------------------------------------------------------------
+
+def _locked_match(match_id: int) -> Match:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise PlayError(_("There is no such game."), "gone")
+    return match
+
+
+def seat_of(match: Match, user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return match.seats.filter(user=user).values_list("number", flat=True).first()
+
+
+def act(match_id: int, user, message: dict, version: object) -> int:
+    """Apply a player's action, given as ``{"play": "1-2", "end": "left"}``,
+    ``{"draw": true}`` or ``{"knock": true}``, on the version they saw.
+
+    Returns the new version.  Raises PlayError, changing nothing, when the sender does
+    not sit at this table, acts on a stale view, out of turn or against the rules.
+    """
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != MatchStatus.PLAYING:
+            raise PlayError(_("The game is not being played."), "not-playing")
+        seat = seat_of(match, user)
+        if seat is None:
+            raise PlayError(_("You do not sit at this table."), "not-seated")
+        if type(version) is not int or version != match.version:
+            raise PlayError(_("The game has moved on: your view was out of date."), "stale")
+        if not isinstance(message, dict):
+            raise PlayError(_("That is not a move."), "invalid")
+        # The seat is the server's to say: whatever the message claims is ignored.
+        fields = {k: message[k] for k in ("play", "end", "draw", "knock") if k in message}
+        try:
+            action = rules.action_from_json(dict(fields, seat=seat))
+            state = rules.GameState.from_json(match.state)
+            if state.phase != rules.PLAYING or state.turn != seat:
+                raise rules.IllegalAction(_("It is not your turn."))
+            state, events = rules.apply(state, action)
+        except rules.RulesError as error:
+            raise PlayError(_rule_message(error), "illegal") from None
+        _log(match, MoveKind(action.kind), seat, action.to_json())
+        _advance(match, state, events)
+        return match.version
+
+
+def _rule_message(error: rules.RulesError) -> str:
+    return _("That move is not allowed: %(why)s") % {"why": error}
+
+
+def leave_game(match_id: int, user) -> None:
+    """Leaving a running game counts as running out of time (RULES.md 9)."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = seat_of(match, user)
+        if seat is None:
+            raise PlayError(_("You do not sit at this table."), "not-seated")
+        if match.status != MatchStatus.PLAYING:
+            raise PlayError(_("The game is not being played."), "not-playing")
+        _interrupt(match, seat, rules.LEFT_GAME)
+
+
+# -- time: timeouts, bots and the next deal --------------------------------------------
+
+def due_match_ids(now=None, limit: int = 200) -> list[int]:
+    """Running matches whose deadline has passed (the clock's sweep)."""
+    now = now or timezone.now()
+    return list(Match.objects.filter(status=MatchStatus.PLAYING, deadline__lte=now)
+                .order_by("deadline").values_list("pk", flat=True)[:limit])
+
+
+def run_due(match_id: int, now=None) -> bool:
+    """Do what a passed deadline calls for: the next deal after a round's pause, a bot's
+    move, or a timeout.  Skips a match another process holds; returns whether it acted."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = (Match.objects.select_for_update(skip_locked=True)
+                 .filter(pk=match_id, status=MatchStatus.PLAYING, deadline__lte=now).first())
+        if match is None:
+            return False
+        state = rules.GameState.from_json(match.state)
+        if state.phase == rules.DEAL:
+            _deal(match, state)
+            return True
+        bot = match.seats.filter(number=state.turn).exclude(bot_name="").exists()
+        if bot:
+            from games.bots import choose
+            action = choose(state, state.turn)
+            state, events = rules.apply(state, action)
+            _log(match, MoveKind(action.kind), action.seat, action.to_json())
+            _advance(match, state, events)
+        else:
+            _interrupt(match, state.turn, rules.TIMEOUT)
+        return True
+
+
+# -- inside the lock ----------------------------------------------------------------------
+
+def _log(match: Match, kind: str, seat: int | None, payload: dict) -> None:
+    match.version += 1
+    Move.objects.create(match=match, number=match.version, seat=seat, kind=kind,
+                        payload=payload)
+
+
+def _deal(match: Match, state: rules.GameState) -> None:
+    deal = rules.random_deal(match.seats_count, secrets.SystemRandom())
+    state, events = rules.start_round(state, deal)
+    _log(match, MoveKind.DEAL, None, deal.to_json())
+    _advance(match, state, events)
+
+
+def _advance(match: Match, state: rules.GameState, events: list[dict]) -> None:
+    """After an action: knock for whoever can only knock, score an ended round, end the
+    game or set the next deadline; save and notify after commit."""
+    while state.phase == rules.PLAYING:
+        legal = rules.legal_actions(state)
+        if len(legal) != 1 or legal[0].kind != rules.KNOCK:
+            break
+        state, knocked = rules.apply(state, legal[0])  # made for the player, and announced
+        knocked[0]["auto"] = True
+        events += knocked
+        _log(match, MoveKind.KNOCK, legal[0].seat, dict(legal[0].to_json(), auto=True))
+    for event in events:
+        if event["type"] == "round_ended":
+            _write_round(match, event)
+    match.state = state.to_json()
+    if state.over:
+        _end(match, state)
+    else:
+        match.deadline = timezone.now() + _time_for(match, state)
+    match.save()
+    notify.match_changed(match.pk, match.version, events)
+
+
+def _time_for(match: Match, state: rules.GameState) -> timedelta:
+    if state.phase == rules.DEAL:  # the pause between rounds: nobody's clock runs
+        return timedelta(seconds=settings.KOZEL_ROUND_PAUSE)
+    if match.seats.filter(number=state.turn).exclude(bot_name="").exists():
+        low, high = settings.KOZEL_BOT_DELAY
+        return timedelta(seconds=random.uniform(low, high))
+    return timedelta(seconds=match.turn_seconds)
+
+
+def _write_round(match: Match, ended: dict) -> None:
+    RoundScore.objects.bulk_create(
+        RoundScore(match=match, round_number=ended["round"], seat=seat,
+                   points=ended["points"][seat], credited=ended["credited"][seat],
+                   score_after=ended["scores"][seat], remembered_after=ended["remembered"][seat],
+                   opened=ended["opened"][seat], result=ended["result"],
+                   result_seat=ended["seat"], bank_after=ended["bank"])
+        for seat in range(match.seats_count))
+
+
+def _interrupt(match: Match, seat: int, reason: str) -> None:
+    state = rules.GameState.from_json(match.state)
+    state, events = rules.interrupt(state, seat, reason)
+    _log(match, MoveKind.TIMEOUT if reason == rules.TIMEOUT else MoveKind.LEAVE, seat,
+         {"seat": seat, "reason": reason})
+    _advance(match, state, events)
+
+
+def _end(match: Match, state: rules.GameState) -> None:
+    """The game is over: its result, and the rating points of a rated game."""
+    if state.phase == rules.FINISHED:
+        match.status = MatchStatus.FINISHED
+        points = finished_game_points(state.scores)
+    else:
+        match.status = MatchStatus.INTERRUPTED
+        points = interrupted_game_points(state.scores, state.interrupted_by)
+    match.ended_at = timezone.now()
+    match.deadline = None
+    match.result = {"goats": list(state.goats), "interrupted_by": state.interrupted_by,
+                    "reason": state.interrupt_reason, "scores": list(state.scores),
+                    "rating_points": points}
+    from ratings.services import record_game
+    record_game(match, points, state.goats)
+    notify.lobby_changed()

@@ -1,0 +1,28 @@
+"""Fixtures for playing games through games.services."""
+
+import pytest
+
+from games import rules
+
+
+@pytest.fixture(autouse=True)
+def _no_waiting(settings):
+    # Bots answer and rounds are dealt as soon as the clock looks; tests drive the clock.
+    settings.KOZEL_BOT_DELAY = (0, 0)
+    settings.KOZEL_ROUND_PAUSE = 0
+    settings.KOZEL_CLOCK_IN_SERVER = False
+
+
+def state_of(match):
+    match.refresh_from_db()
+    return rules.GameState.from_json(match.state)
+
+
+def human_move(match, seat, player=None):
+    """A legal move for ``seat``, chosen from its own view, as a client message."""
+    state = state_of(match)
+    view = rules.view_for(state, seat)
+    action = (player or rules.RandomPlayer(match.version)).choose(view)
+    message = action.to_json()
+    del message["seat"]
+    return message

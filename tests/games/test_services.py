@@ -1,0 +1,132 @@
+"""games.services: the lobby, the move path under lock and version, time, bots."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import rules, services
+from games.models import Match, MatchStatus, Move, RoundScore
+from games.services import PlayError
+from ratings.models import RatingRecord
+
+from .conftest import human_move, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def sweep_until_human_or_end(match):
+    """Run the clock (as if every deadline had passed) until a person is to move."""
+    for _ in range(10_000):
+        match.refresh_from_db()
+        if match.status != MatchStatus.PLAYING:
+            return
+        state = rules.GameState.from_json(match.state)
+        seat = match.seats.get(number=state.turn)
+        if state.phase == rules.PLAYING and seat.user_id:
+            return
+        assert services.run_due(match.pk, now=timezone.now() + timedelta(days=1))
+    raise AssertionError("the game did not move on")
+
+
+def play_out(match, users):
+    """Play a whole game: people choose random legal moves, the clock plays bots."""
+    seats = {s.number: s.user for s in match.seats.all()}
+    for _ in range(20_000):
+        sweep_until_human_or_end(match)
+        if match.status != MatchStatus.PLAYING:
+            return
+        state = state_of(match)
+        services.act(match.pk, seats[state.turn], human_move(match, state.turn), match.version)
+    raise AssertionError("the game did not end")
+
+
+def test_a_full_request_starts_by_itself_and_plays_to_the_end(make_user):
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2, fish="one", turn_seconds=30, rated=True)
+    assert match.status == MatchStatus.WAITING
+    match = services.join_request(alex, match.pk)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.PLAYING and match.version == 1
+    assert Move.objects.get(match=match, number=1).kind == "deal"
+    play_out(match, [masha, alex])
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    assert match.result["goats"]
+    records = RatingRecord.objects.filter(match=match)
+    assert records.count() == 2
+    assert sorted(r.points for r in records) == sorted(match.result["rating_points"])
+    rounds = RoundScore.objects.filter(match=match).values_list("round_number", flat=True)
+    assert set(rounds) == set(range(1, max(rounds) + 1))
+    assert match.version == Move.objects.filter(match=match).count()
+
+
+def test_a_table_of_bots_plays_to_the_end_unrated(make_user):
+    me = make_user("me")
+    match = services.play_with_bots(me, 4)
+    play_out(match, [me])
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and not match.rated
+    assert not RatingRecord.objects.filter(match=match).exists()
+
+
+def test_a_person_sits_at_one_table_at_a_time(make_user):
+    masha = make_user("masha")
+    services.create_request(masha, players=3)
+    with pytest.raises(PlayError):
+        services.create_request(masha, players=2)
+    with pytest.raises(PlayError):
+        services.play_with_bots(masha, 2)
+
+
+def test_a_stale_version_and_another_seat_are_refused_and_change_nothing(make_user):
+    masha, alex, olya = make_user("masha"), make_user("alex"), make_user("olya")
+    match = services.create_request(masha, players=2)
+    services.join_request(alex, match.pk)
+    state = state_of(match)
+    mover = {0: masha, 1: alex}[state.turn]
+    other = {0: alex, 1: masha}[state.turn]
+    move = human_move(match, state.turn)
+    before = (match.version, match.state)
+    with pytest.raises(PlayError, match="moved on"):
+        services.act(match.pk, mover, move, match.version - 1)
+    with pytest.raises(PlayError, match="not your turn"):
+        services.act(match.pk, other, move, match.version)
+    with pytest.raises(PlayError, match="do not sit"):
+        services.act(match.pk, olya, move, match.version)
+    with pytest.raises(PlayError, match="not allowed"):
+        services.act(match.pk, mover, {"play": "9-9"}, match.version)
+    match.refresh_from_db()
+    assert (match.version, match.state) == before
+    version = services.act(match.pk, mover, move, match.version)
+    assert version == before[0] + 1
+    with pytest.raises(PlayError, match="moved on"):  # the same click twice
+        services.act(match.pk, mover, move, before[0])
+
+
+def test_a_passed_deadline_interrupts_the_game_with_nobody_connected(make_user):
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2, turn_seconds=10)
+    services.join_request(alex, match.pk)
+    match.refresh_from_db()
+    assert not services.run_due(match.pk)  # not due yet
+    assert services.due_match_ids(timezone.now() + timedelta(seconds=11)) == [match.pk]
+    assert services.run_due(match.pk, now=timezone.now() + timedelta(seconds=11))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.INTERRUPTED
+    assert match.result["reason"] == "timeout"
+    loser = match.result["interrupted_by"]
+    assert match.result["rating_points"][loser] == 0
+    assert Move.objects.filter(match=match, kind="timeout").count() == 1
+
+
+def test_leaving_a_running_game_counts_as_a_timeout(make_user):
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2)
+    services.join_request(alex, match.pk)
+    services.leave_game(match.pk, alex)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.INTERRUPTED
+    assert match.result == {**match.result, "interrupted_by": 1, "reason": "left"}
+    assert match.result["rating_points"] == [1, 0]
+    assert RatingRecord.objects.filter(match=match).count() == 2
