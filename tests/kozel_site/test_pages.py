@@ -91,3 +91,10 @@ def test_the_header_shows_who_is_logged_in(logged_in_client):
     page = logged_in_client.get("/").content.decode()
     assert 'href="/players/masha/"' in page and 'action="/accounts/logout/"' in page
     assert 'href="/accounts/login/"' not in page
+
+
+def test_a_missing_page_is_a_friendly_404(client, db):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "Страница не найдена" in page and 'action="/i18n/setlang/"' in page
