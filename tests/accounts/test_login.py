@@ -97,3 +97,16 @@ def test_the_locked_page_speaks_english_too(client, user, short_lock):
         log_in(client, "masha", "wrong-password", HTTP_ACCEPT_LANGUAGE="en")
     page = log_in(client, "masha", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Too many failed log-ins for this login name" in page and "1 minute;" in page
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lock_holds_when_served_over_asgi(async_client, short_lock):
+    # daphne serves through Django's ASGI handler, where middleware runs in async mode.
+    from asgiref.sync import sync_to_async
+
+    await sync_to_async(User.objects.create_user)("masha", password=PASSWORD)
+    for attempt in range(3):
+        await async_client.post(LOGIN, {"username": "masha", "password": "wrong-password"})
+    refused = await async_client.post(LOGIN, {"username": "masha", "password": PASSWORD})
+    assert refused.status_code == 429
+    assert "Слишком много неудачных попыток входа" in refused.content.decode()
