@@ -24,6 +24,9 @@ HTTPS = config.env_bool(ENV, "HTTPS", default=False)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    # Strict-Transport-Security only when asked for: browsers remember it for that long.
+    SECURE_HSTS_SECONDS = config.env_int(ENV, "HSTS_SECONDS", 0)
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's, so even `runserver` speaks ASGI.
