@@ -39,6 +39,28 @@ def env_int(env: Mapping[str, str], name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
 
 
+def env_seconds_range(env: Mapping[str, str], name: str,
+                      default: tuple[float, float]) -> tuple[float, float]:
+    """A range of seconds written "low,high" (or one number for both), e.g. "0.05,0.1".
+
+    Tests that drive a real server set short ones (a bot's thinking time) this way.
+    """
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        parts = [float(part) for part in raw.split(",")]
+    except ValueError:
+        parts = []
+    if len(parts) == 1:
+        parts *= 2
+    if len(parts) != 2 or not 0 <= parts[0] <= parts[1]:
+        raise ImproperlyConfigured(
+            f"{name} must be seconds as \"low,high\" with 0 <= low <= high, not {raw!r}."
+        )
+    return parts[0], parts[1]
+
+
 def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]:
     raw = env.get(name, "").strip()
     if not raw:
