@@ -2,6 +2,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import connections
 
 from accounts.models import User
 from tests.conftest import PASSWORD
@@ -110,3 +111,6 @@ async def test_the_lock_holds_when_served_over_asgi(async_client, short_lock):
     refused = await async_client.post(LOGIN, {"username": "masha", "password": PASSWORD})
     assert refused.status_code == 429
     assert "Слишком много неудачных попыток входа" in refused.content.decode()
+    # The handler's worker thread keeps its own connection; close it so the test database
+    # can be dropped at the end of the run.
+    await sync_to_async(connections.close_all)()
