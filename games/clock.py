@@ -48,3 +48,19 @@ async def run(interval: float = SWEEP_INTERVAL, stop: asyncio.Event | None = Non
         except Exception:
             log.exception("clock: sweep failed; trying again")
         await asyncio.sleep(interval)
+
+
+def start_in_server() -> None:
+    """Run the sweep on daphne's own event loop from the moment the server starts.
+
+    The embedded setup's channel layer lives in memory, on that loop: notices the sweep
+    sends must be sent from it, so the sweep is a task there rather than a thread.
+    Started with the server, not with the first visitor, so that after a restart every
+    game's deadlines are enforced even with nobody connected.
+    """
+    from twisted.internet import reactor
+
+    def start():
+        asyncio.ensure_future(run())
+
+    reactor.callWhenRunning(start)

@@ -1,3 +1,10 @@
 """WebSocket routes, mounted by kozel_site/asgi.py behind the origin check and the session."""
 
-websocket_urlpatterns = []
+from django.urls import path
+
+from games.consumers import GameConsumer, LobbyConsumer
+
+websocket_urlpatterns = [
+    path("ws/games/<int:match_id>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

@@ -121,8 +121,9 @@ def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30
     _check_options(players, fish, turn_seconds)
     _lock_person(user)
     _check_free(user)
+    # Not private: anyone may watch it (it starts at once, so it never shows as a request).
     match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                                 rated=False, private=True, created_by=user)
+                                 rated=False, private=False, created_by=user)
     Seat.objects.create(match=match, number=0, user=user)
     names = random.sample(BOT_NAMES, players - 1)
     for number, name in enumerate(names, 1):
@@ -174,7 +175,9 @@ def act(match_id: int, user, message: dict, version: object) -> int:
             raise PlayError(_("The game has moved on: your view was out of date."), "stale")
         if not isinstance(message, dict):
             raise PlayError(_("That is not a move."), "invalid")
-        # The seat is the server's to say: whatever the message claims is ignored.
+        # The seat is the server's to say; a message that names another one is refused.
+        if "seat" in message and message["seat"] != seat:
+            raise PlayError(_("You can only move for your own seat."), "not-your-seat")
         fields = {k: message[k] for k in ("play", "end", "draw", "knock") if k in message}
         try:
             action = rules.action_from_json(dict(fields, seat=seat))

@@ -4,6 +4,7 @@ Served by daphne: `daphne kozel_site.asgi:application` (what `make run` does).
 """
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -27,3 +28,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# The embedded setup's turn clock runs inside the daphne process (DESIGN.md, Time).
+from django.conf import settings  # noqa: E402
+
+if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
+    from games.clock import start_in_server  # noqa: E402
+
+    start_in_server()

@@ -11,6 +11,7 @@ def _no_waiting(settings):
     settings.KOZEL_BOT_DELAY = (0, 0)
     settings.KOZEL_ROUND_PAUSE = 0
     settings.KOZEL_CLOCK_IN_SERVER = False
+    settings.KOZEL_WS_FLOOD = (1000.0, 1000)  # test players move far faster than people
 
 
 def state_of(match):

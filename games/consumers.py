@@ -1,0 +1,226 @@
+"""WebSocket consumers: the game room and the lobby.
+
+The room consumer never decides anything: it relays a player's action to
+``games.services.act`` (off the event loop) and, whenever the match's group says the
+match changed, renders its own seat's view and pushes it as an htmx out-of-band swap.
+A client that connects or reconnects gets its full view at once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import trans_real
+
+from games import notify, services
+from games.models import Match
+from games.presenters import room_context
+
+MAX_MESSAGE_BYTES = 2048      # an action is a few dozen bytes; anything big is hostile
+
+# Close codes (4000-4999 are the application's own).
+CLOSE_NO_SUCH_GAME = 4404
+CLOSE_PRIVATE = 4403
+CLOSE_TOO_LARGE = 4413
+CLOSE_FLOOD = 4429
+
+
+def scope_language(scope) -> str:
+    """The language the person chose (the language cookie), else their browser's."""
+    supported = {code for code, _name in settings.LANGUAGES}
+    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen in supported:
+        return chosen
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in trans_real.parse_accept_lang_header(accept):
+        code = code.split("-")[0].lower()
+        if code in supported:
+            return code
+    return settings.LANGUAGE_CODE
+
+
+class TokenBucket:
+    """Allows ``rate`` events a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def parse_version(value) -> int | None:
+    if type(value) is int and value >= 0:
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) <= 12:
+        return int(value)
+    return None
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """``/ws/games/<id>/``: one seat's (or a spectator's) live game room."""
+
+    async def connect(self):
+        self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        self.user = self.scope["user"]
+        self.language = scope_language(self.scope)
+        self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
+        self.sent_version = -1
+        found, private, seat = await database_sync_to_async(self._who_am_i)()
+        if not found:
+            await self.close(code=CLOSE_NO_SUCH_GAME)
+            return
+        if private and seat is None and not getattr(self.user, "is_staff", False):
+            await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
+            return
+        self.seat = seat
+        self.group = notify.match_group(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_room()
+
+    def _who_am_i(self):
+        match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
+        if match is None:
+            return False, False, None
+        return True, match.private, services.seat_of(match, self.user)
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self.bucket.allow():
+            await self.send_notice(_("Too many messages: slow down."), error=True)
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
+            await self.send_notice(_("That message is too large."), error=True)
+            await self.close(code=CLOSE_TOO_LARGE)
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self.send_notice(_("That message is not JSON."), error=True)
+            return
+        if not isinstance(data, dict):
+            await self.send_notice(_("That is not a move."), error=True)
+            return
+        if data.get("resync"):  # the page asks for its full view (after a hidden tab, say)
+            await self.send_room()
+            return
+        if self.seat is None:
+            await self.send_notice(_("You are watching this game: spectators cannot play."),
+                                   error=True)
+            return
+        version = parse_version(data.get("version"))
+        message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
+        try:
+            await database_sync_to_async(services.act)(self.match_id, self.user, message,
+                                                       version)
+        except services.PlayError as refusal:
+            await self.send_notice(refusal.message, error=True)
+            if refusal.code == "stale":
+                await self.send_room()
+        # On success the group's notice brings every seat its new view, this one included.
+
+    async def match_changed(self, event):
+        if event["version"] > self.sent_version:
+            await self.send_room(event.get("events", ()))
+
+    async def send_room(self, events=()):
+        html, version = await database_sync_to_async(self._render)(events)
+        if version >= self.sent_version:
+            self.sent_version = version
+            await self.send(text_data=html)
+
+    def _render(self, events):
+        with translation.override(self.language):
+            match = Match.objects.get(pk=self.match_id)
+            context = room_context(match, self.seat)
+            context["events"] = announce(events, context["names"])
+            html = render_to_string("games/_room.html", context)
+            return html, match.version
+
+    async def send_notice(self, text: str, error: bool = False):
+        html = render_to_string("games/_notice.html", {"text": text, "error": error})
+        await self.send(text_data=html)
+
+
+def announce(events, names) -> list[str]:
+    """What the room says about what just happened (knocks made for a player, round ends)."""
+    said = []
+    for event in events:
+        kind = event["type"]
+        name = names.get(event.get("seat"), "")
+        if kind == "knocked":
+            said.append(_("%(name)s knocks: nothing fits and the bazaar is empty.") % {"name": name}
+                        if event.get("auto") else _("%(name)s knocks.") % {"name": name})
+        elif kind == "round_ended":
+            said.append(_("Round over: %(name)s went out.") % {"name": name}
+                        if event["result"] == "out"
+                        else _("Fish! %(name)s placed it.") % {"name": name})
+        elif kind == "interrupted":
+            said.append(_("%(name)s ran out of time: the game is interrupted.") % {"name": name}
+                        if event["reason"] == "timeout"
+                        else _("%(name)s left: the game is interrupted.") % {"name": name})
+        elif kind == "game_over":
+            said.append(_("The game is over."))
+    return said
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """``/ws/lobby/``: the open requests, live; and the way to one's table when it fills."""
+
+    async def connect(self):
+        self.user = self.scope["user"]
+        self.language = scope_language(self.scope)
+        self.groups_joined = [notify.LOBBY_GROUP]
+        if self.user.is_authenticated:
+            self.groups_joined.append(notify.user_group(self.user.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send_requests()
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups_joined", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # The lobby takes its actions as ordinary form posts; a message here is a mistake.
+        await self.close(code=CLOSE_TOO_LARGE if (text_data or "") and
+                         len(text_data) > MAX_MESSAGE_BYTES else 4400)
+
+    async def lobby_changed(self, event):
+        await self.send_requests()
+
+    async def lobby_start(self, event):
+        url = f"/games/{int(event['match_id'])}/"
+        await self.send(text_data=f'<div id="lobby-redirect" hx-swap-oob="true" '
+                                  f'data-redirect="{url}"></div>')
+
+    async def send_requests(self):
+        await self.send(text_data=await database_sync_to_async(self._render)())
+
+    def _render(self):
+        from games.lobby import requests_fragment  # the lobby's own module renders its list
+
+        with translation.override(self.language):
+            return requests_fragment(self.user)

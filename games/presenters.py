@@ -1,0 +1,107 @@
+"""What the game room shows one seat (or a spectator): a view of the rules service made
+ready for the templates.
+
+Everything here comes from ``rules.view_for`` (the only data that may leave the server),
+the seats' names, the round score rows and the match's public fields.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from games import rules
+from games.models import Match, MatchStatus, RoundScore
+
+
+def tile_halves(name: str) -> tuple[int, int]:
+    low, high = name.split("-")
+    return int(low), int(high)
+
+
+def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None) -> dict:
+    """Template context of the game room for ``seat`` (None: a spectator)."""
+    seats = list(match.seats.select_related("user").order_by("number"))
+    names = {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
+    bots = {s.number for s in seats if not s.user_id}
+    if state is None and match.state is not None:
+        state = rules.GameState.from_json(match.state)
+    view = rules.view_for(state, seat) if state is not None else None
+    context = {
+        "match": match, "seat": seat, "view": view, "version": match.version,
+        "status": match.status, "names": names, "spectator": seat is None,
+        "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
+        "now_ms": int(timezone.now().timestamp() * 1000),
+        "result": match.result,
+    }
+    if view is None:
+        context.update(players=[], hand=[], chain=[], turn_mine=False)
+        return context
+
+    legal = view["legal"]
+    plays: dict[str, list[str | None]] = {}
+    for action in legal:
+        if "play" in action:
+            plays.setdefault(action["play"], []).append(action.get("end"))
+    ends = view["ends"]
+    hand = []
+    for name in view["hand"] or []:
+        ends_for_tile = plays.get(name, [])
+        # A choice of end only when the tile fits two ends that show different values.
+        choose = len(ends_for_tile) == 2 and ends and ends[0] != ends[1]
+        hand.append({"name": name, "halves": tile_halves(name), "playable": bool(ends_for_tile),
+                     "choose_end": choose, "end": None if choose or not ends_for_tile
+                     else (ends_for_tile[-1] or None)})
+    turn = view["turn"]
+    order = list(range(view["seats"]))
+    if seat is not None:  # me last, at the bottom of the screen; the others clockwise
+        order = order[seat + 1:] + order[:seat + 1]
+    players = [{
+        "number": n, "name": names.get(n, "?"), "bot": n in bots, "me": n == seat,
+        "tiles": view["hand_counts"][n], "score": view["scores"][n],
+        "remembered": view["remembered"][n], "opened": view["opened"][n],
+        "turn": n == turn, "goat": n in view["goats"],
+        "rating_points": (match.result or {}).get("rating_points", [None] * 4)[n]
+        if match.result else None,
+    } for n in order]
+    last = view["last_round"]
+    summary = None
+    if last:
+        summary = {
+            "result": last["result"], "seat_name": names.get(last["seat"]),
+            "rows": [{"name": names.get(n), "hand": [tile_halves(t) + (t,) for t in last["hands"][n]],
+                      "points": last["points"][n], "credited": last["credited"][n]}
+                     for n in range(view["seats"])],
+            "bank": last["bank"],
+        }
+    context.update(
+        players=players, hand=hand,
+        chain=[{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in view["chain"]],
+        can_draw=any("draw" in a for a in legal),
+        turn_mine=seat is not None and turn == seat and match.status == MatchStatus.PLAYING,
+        turn_name=names.get(turn) if turn is not None else None,
+        bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
+        bazaar=view["bazaar"], table=round_table(match, names, view["seats"]),
+        fish=view["fish"],
+    )
+    return context
+
+
+def round_table(match: Match, names: dict, seats: int) -> dict:
+    """The round table of RULES.md: per round and seat, the score before, this round's
+    points (or a fish), and the total; open scores red, remembered points yellow."""
+    rows = list(RoundScore.objects.filter(match=match).order_by("round_number", "seat"))
+    rounds = []
+    before = {n: {"score": 0, "remembered": 0, "opened": False} for n in range(seats)}
+    for number in sorted({r.round_number for r in rows}):
+        cells = []
+        for r in (r for r in rows if r.round_number == number):
+            cells.append({
+                "before": before[r.seat], "points": r.points, "credited": r.credited,
+                "fish": r.result == "fish", "out": r.result == "out" and r.result_seat == r.seat,
+                "after": {"score": r.score_after, "remembered": r.remembered_after,
+                          "opened": r.opened},
+            })
+            before[r.seat] = cells[-1]["after"]
+        bank = next(r.bank_after for r in rows if r.round_number == number)
+        rounds.append({"number": number, "cells": cells, "bank": bank})
+    return {"names": [names.get(n) for n in range(seats)], "rounds": rounds}

@@ -1,0 +1,46 @@
+"""A match's move log as the rules service's game record (RECORD.md), and replayed.
+
+The log is the source of truth: replaying it must give the snapshot on the match row.
+"""
+
+from __future__ import annotations
+
+from games import rules
+from games.models import Match, MoveKind
+
+
+def _action(payload: dict) -> rules.Action:
+    return rules.action_from_json({k: v for k, v in payload.items() if k != "auto"})
+
+
+def state_after(match: Match, version: int | None = None) -> rules.GameState:
+    """The state after the first ``version`` moves of the log (all of them by default)."""
+    moves = match.moves.order_by("number")
+    if version is not None:
+        moves = moves.filter(number__lte=version)
+    state = rules.new_game(match.seats_count, match.fish)
+    for move in moves:
+        if move.kind == MoveKind.DEAL:
+            state, _ = rules.start_round(state, rules.deal_from_json(move.payload, match.seats_count))
+        elif move.kind in (MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK):
+            state, _ = rules.apply(state, _action(move.payload))
+        elif move.kind in (MoveKind.TIMEOUT, MoveKind.LEAVE):
+            state, _ = rules.interrupt(state, move.payload["seat"], move.payload["reason"])
+    return state
+
+
+def record_of(match: Match) -> rules.Record:
+    """The game record of a match: its players, deals, every action and any interrupt."""
+    seats = {s.number: (s.user.username if s.user_id else s.bot_name)
+             for s in match.seats.select_related("user")}
+    record = rules.Record([seats[n] for n in range(match.seats_count)], match.fish,
+                          match.turn_seconds)
+    for move in match.moves.order_by("number"):
+        if move.kind == MoveKind.DEAL:
+            record.rounds.append(rules.RecordRound(
+                rules.deal_from_json(move.payload, match.seats_count)))
+        elif move.kind in (MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK):
+            record.rounds[-1].moves.append(_action(move.payload))
+        elif move.kind in (MoveKind.TIMEOUT, MoveKind.LEAVE):
+            record.interrupt = (move.payload["seat"], move.payload["reason"])
+    return record

@@ -1,0 +1,48 @@
+"""Domino tiles drawn as inline SVG with real pips, so the site needs no images for them."""
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+# Pip centres on a 3x3 grid for each value, as on real tiles.
+_PIPS = {
+    0: (), 1: ((1, 1),), 2: ((0, 0), (2, 2)), 3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)), 5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
+}
+_CELL = 10  # one half is 30 x 30 units
+
+
+def _half(value: int, dx: int, dy: int) -> str:
+    return "".join(
+        f'<circle cx="{dx + 5 + x * _CELL}" cy="{dy + 5 + y * _CELL}" r="3.2"/>'
+        for x, y in _PIPS[value])
+
+
+@register.simple_tag
+def tile(first: int, second: int, vertical: bool = False, label: str = ""):
+    """A tile showing ``first`` on the left (or top) and ``second`` on the right (bottom)."""
+    if vertical:
+        width, height = 30, 60
+        pips = _half(first, 0, 0) + _half(second, 0, 30)
+        line = '<line x1="3" y1="30" x2="27" y2="30"/>'
+    else:
+        width, height = 60, 30
+        pips = _half(first, 0, 0) + _half(second, 30, 0)
+        line = '<line x1="30" y1="3" x2="30" y2="27"/>'
+    return format_html(
+        '<svg class="tile-svg" viewBox="0 0 {} {}" role="img" aria-label="{}">'
+        '<rect x="0.5" y="0.5" width="{}" height="{}" rx="4"/>{}{}</svg>',
+        width, height, label or f"{first}-{second}", width - 1, height - 1,
+        mark_safe(line), mark_safe(pips))
+
+
+@register.simple_tag
+def tile_back(vertical: bool = True):
+    """The back of a tile, for the tiles other players hold (only their number is known)."""
+    width, height = (30, 60) if vertical else (60, 30)
+    return format_html('<svg class="tile-svg back" viewBox="0 0 {} {}" aria-hidden="true">'
+                       '<rect x="0.5" y="0.5" width="{}" height="{}" rx="4"/></svg>',
+                       width, height, width - 1, height - 1)

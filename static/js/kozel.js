@@ -1,0 +1,74 @@
+/* The little JavaScript the site has: the turn clock's countdown, following the server
+ * to a game room, the choice of end, confirming "leave", and reconnecting for good.
+ * The server decides everything; this file only shows and sends. */
+(function () {
+  "use strict";
+
+  // -- the countdown: the server sends the deadline and its own "now" ---------------
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach(function (clock) {
+      if (!clock.dataset.offset) {
+        clock.dataset.offset = String(Number(clock.dataset.now) - Date.now());
+      }
+      var left = Number(clock.dataset.deadline) - (Date.now() + Number(clock.dataset.offset));
+      var seconds = Math.max(0, Math.ceil(left / 1000));
+      var out = clock.querySelector(".seconds") || clock;
+      out.textContent = seconds + "\u00a0s";
+      clock.classList.toggle("hurry", seconds <= 5);
+    });
+  }
+  setInterval(tick, 250);
+
+  // -- after every swap: redirects, and the end choice closed ------------------------
+  function afterSwap() {
+    var go = document.querySelector("[data-redirect]");
+    if (go && go.dataset.redirect) {
+      window.location.assign(go.dataset.redirect);
+    }
+    tick();
+  }
+  document.addEventListener("htmx:oobAfterSwap", afterSwap);
+  document.addEventListener("htmx:afterSwap", afterSwap);
+  document.addEventListener("DOMContentLoaded", afterSwap);
+
+  // -- the choice of end for a tile that fits both ends --------------------------------
+  document.addEventListener("click", function (event) {
+    var tile = event.target.closest("[data-choose-end]");
+    if (!tile) return;
+    var choice = document.getElementById(tile.getAttribute("aria-controls"));
+    document.querySelectorAll(".end-choice").forEach(function (other) {
+      if (other !== choice) other.hidden = true;
+    });
+    choice.hidden = !choice.hidden;
+    tile.setAttribute("aria-expanded", String(!choice.hidden));
+  });
+
+  // -- one action per view: after a send, wait for the server's answer --------------
+  document.addEventListener("htmx:wsBeforeSend", function () {
+    var room = document.getElementById("room");
+    if (room) room.classList.add("sent");
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var room = document.getElementById("room");
+    if (room) room.classList.remove("sent");
+  });
+
+  // -- leaving asks first ----------------------------------------------------------------
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+    }
+  });
+
+  // -- reconnect whatever closed the socket, unless the server refused us for good ----
+  document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail.event.code;
+    var htmxRetries = [1006, 1011, 1012, 1013].indexOf(code) >= 0;
+    var refused = code >= 4000 && code < 5000;
+    if (htmxRetries || refused) return;
+    var socket = event.detail.socketWrapper;
+    setTimeout(function () { socket.reconnect(); }, 500 + Math.random() * 1500);
+  });
+})();
