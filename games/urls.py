@@ -1,10 +1,19 @@
 from django.urls import path
 
-from games import views
+from games import lobby_views, room_views, views
 
 app_name = "games"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
+    path("", lobby_views.lobby, name="lobby"),
     path("rules/", views.rules, name="rules"),
+    # The lobby's posts (games/lobby_views.py).
+    path("games/new/", lobby_views.create_request, name="create_request"),
+    path("games/bots/", lobby_views.play_with_bots, name="play_bots"),
+    path("games/<int:match_id>/join/", lobby_views.join_request, name="join_request"),
+    path("games/<int:match_id>/leave-request/", lobby_views.leave_request, name="leave_request"),
+    path("games/invite/<str:token>/", lobby_views.invite, name="invite"),
+    path("games/<int:match_id>/", room_views.room, name="room"),
+    path("games/<int:match_id>/act/", room_views.room_act, name="room_act"),
+    path("games/<int:match_id>/leave/", room_views.room_leave, name="room_leave"),
 ]

@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import rules, services
 from games.models import Match, MatchStatus, Move, RoundScore
@@ -79,7 +79,14 @@ def test_a_person_sits_at_one_table_at_a_time(make_user):
         services.play_with_bots(masha, 2)
 
 
-def test_a_stale_version_and_another_seat_are_refused_and_change_nothing(make_user):
+@pytest.fixture
+def english():
+    # The refusals below are matched by their English text; the site's default is Russian.
+    with translation.override("en"):
+        yield
+
+
+def test_a_stale_version_and_another_seat_are_refused_and_change_nothing(make_user, english):
     masha, alex, olya = make_user("masha"), make_user("alex"), make_user("olya")
     match = services.create_request(masha, players=2)
     services.join_request(alex, match.pk)
