@@ -60,8 +60,8 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
         "tiles": view["hand_counts"][n], "score": view["scores"][n],
         "remembered": view["remembered"][n], "opened": view["opened"][n],
         "turn": n == turn, "goat": n in view["goats"],
-        "rating_points": (match.result or {}).get("rating_points", [None] * 4)[n]
-        if match.result else None,
+        "rating_points": match.result["rating_points"][n]
+        if match.result and match.rated else None,
     } for n in order]
     last = view["last_round"]
     summary = None

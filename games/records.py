@@ -13,8 +13,8 @@ def _action(payload: dict) -> rules.Action:
     return rules.action_from_json({k: v for k, v in payload.items() if k != "auto"})
 
 
-def state_after(match: Match, version: int | None = None) -> rules.GameState:
-    """The state after the first ``version`` moves of the log (all of them by default)."""
+def replay_states(match: Match, version: int | None = None):
+    """Yield ``(version, state)`` after each move of the log, up to ``version``."""
     moves = match.moves.order_by("number")
     if version is not None:
         moves = moves.filter(number__lte=version)
@@ -26,6 +26,14 @@ def state_after(match: Match, version: int | None = None) -> rules.GameState:
             state, _ = rules.apply(state, _action(move.payload))
         elif move.kind in (MoveKind.TIMEOUT, MoveKind.LEAVE):
             state, _ = rules.interrupt(state, move.payload["seat"], move.payload["reason"])
+        yield move.number, state
+
+
+def state_after(match: Match, version: int | None = None) -> rules.GameState:
+    """The state after the first ``version`` moves of the log (all of them by default)."""
+    state = rules.new_game(match.seats_count, match.fish)
+    for _version, state in replay_states(match, version):
+        pass
     return state
 
 

@@ -12,12 +12,12 @@ _PIPS = {
     4: ((0, 0), (2, 0), (0, 2), (2, 2)), 5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
     6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
 }
-_CELL = 10  # one half is 30 x 30 units
+_STEP = 7.5  # one half is 30 x 30 units; pips sit 7.5 apart, clear of the edges
 
 
 def _half(value: int, dx: int, dy: int) -> str:
     return "".join(
-        f'<circle cx="{dx + 5 + x * _CELL}" cy="{dy + 5 + y * _CELL}" r="3.2"/>'
+        f'<circle cx="{dx + _STEP + x * _STEP:g}" cy="{dy + _STEP + y * _STEP:g}" r="2.9"/>'
         for x, y in _PIPS[value])
 
 
@@ -46,3 +46,12 @@ def tile_back(vertical: bool = True):
     return format_html('<svg class="tile-svg back" viewBox="0 0 {} {}" aria-hidden="true">'
                        '<rect x="0.5" y="0.5" width="{}" height="{}" rx="4"/></svg>',
                        width, height, width - 1, height - 1)
+
+
+@register.simple_tag
+def fish_icon(title: str = ""):
+    """A fish (рыба): a fish round in the score table, and the fish bank."""
+    return format_html(
+        '<svg class="fish-icon" viewBox="0 0 26 16" role="img" aria-label="{}">'
+        '<path d="M2 8c4-6 12-7 17-2l5-4v12l-5-4c-5 5-13 4-17-2z"/>'
+        '<circle cx="7" cy="7" r="1.2" fill="#fff"/></svg>', title or "fish")

@@ -12,7 +12,7 @@ from django.db import close_old_connections
 
 from games import clock, rules, services
 from games.models import Match, MatchStatus
-from games.records import state_after
+from games.records import replay_states, state_after
 from games.rules.tiles import tile
 
 from .wsclient import Seat, logged_in
@@ -109,7 +109,7 @@ async def test_no_frame_ever_shows_a_tile_of_another_hand_or_of_the_bazaar():
         assert match.status == MatchStatus.FINISHED
 
         def check_all():
-            states = {}
+            states = dict(replay_states(match))
             count = 0
             for number, seat in enumerate(seats + [watcher]):
                 for frame in seat.frames:
@@ -118,8 +118,6 @@ async def test_no_frame_ever_shows_a_tile_of_another_hand_or_of_the_bazaar():
                         assert not TILE_NAME.search(frame), frame  # a notice names no tile
                         continue
                     v = int(version.group(1))
-                    if v not in states:
-                        states[v] = state_after(match, v)
                     own = number if number < len(seats) else None
                     if own is None:
                         leaked = hidden_tiles_named(frame, states[v], 0) - set(states[v].hand(0))
