@@ -188,7 +188,7 @@ def act(match_id: int, user, message: dict, version: object) -> int:
         except rules.RulesError as error:
             raise PlayError(_rule_message(error), "illegal") from None
         _log(match, MoveKind(action.kind), seat, action.to_json())
-        _advance(match, state, events)
+        _advance(match, state, events, drew=seat if action.kind == rules.DRAW else None)
         return match.version
 
 
@@ -236,7 +236,8 @@ def run_due(match_id: int, now=None) -> bool:
             action = choose(state, state.turn)
             state, events = rules.apply(state, action)
             _log(match, MoveKind(action.kind), action.seat, action.to_json())
-            _advance(match, state, events)
+            _advance(match, state, events,
+                     drew=action.seat if action.kind == rules.DRAW else None)
         else:
             _interrupt(match, state.turn, rules.TIMEOUT)
         return True
@@ -257,9 +258,14 @@ def _deal(match: Match, state: rules.GameState) -> None:
     _advance(match, state, events)
 
 
-def _advance(match: Match, state: rules.GameState, events: list[dict]) -> None:
+def _advance(match: Match, state: rules.GameState, events: list[dict],
+             drew: int | None = None) -> None:
     """After an action: knock for whoever can only knock, score an ended round, end the
-    game or set the next deadline; save and notify after commit."""
+    game or set the next deadline; save and notify after commit.
+
+    ``drew`` is the seat that just drew a tile: its turn goes on, and so does its clock
+    (RULES.md 5: the turn clock runs over the whole turn, draws included).
+    """
     while state.phase == rules.PLAYING:
         legal = rules.legal_actions(state)
         if len(legal) != 1 or legal[0].kind != rules.KNOCK:
@@ -272,9 +278,10 @@ def _advance(match: Match, state: rules.GameState, events: list[dict]) -> None:
         if event["type"] == "round_ended":
             _write_round(match, event)
     match.state = state.to_json()
+    turn_goes_on = drew is not None and state.phase == rules.PLAYING and state.turn == drew
     if state.over:
         _end(match, state)
-    else:
+    elif not turn_goes_on:
         match.deadline = timezone.now() + _time_for(match, state)
     match.save()
     notify.match_changed(match.pk, match.version, events)

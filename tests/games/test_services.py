@@ -137,3 +137,31 @@ def test_leaving_a_running_game_counts_as_a_timeout(make_user):
     assert match.result == {**match.result, "interrupted_by": 1, "reason": "left"}
     assert match.result["rating_points"] == [1, 0]
     assert RatingRecord.objects.filter(match=match).count() == 2
+
+
+def test_drawing_does_not_restart_the_turn_clock(make_user):
+    """RULES.md 5 and 9: the clock runs over the whole turn, draws included."""
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2, turn_seconds=30)
+    services.join_request(alex, match.pk)
+    users = {0: masha, 1: alex}
+    for _ in range(500):  # play until somebody must draw
+        state = state_of(match)
+        if state.phase != rules.PLAYING:
+            services.run_due(match.pk, now=timezone.now() + timedelta(days=1))
+            continue
+        legal = rules.legal_actions(state)
+        if legal[0].kind == rules.DRAW:
+            break
+        services.act(match.pk, users[state.turn], human_move(match, state.turn), match.version)
+    else:
+        pytest.fail("nobody had to draw")
+    match.refresh_from_db()
+    deadline = match.deadline
+    services.act(match.pk, users[state.turn], {"draw": True}, match.version)
+    match.refresh_from_db()
+    after = state_of(match)
+    if after.phase == rules.PLAYING and after.turn == state.turn:
+        assert match.deadline == deadline
+    else:  # the bazaar ran out and the seat knocked: the next seat's clock starts afresh
+        assert match.deadline > deadline
