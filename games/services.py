@@ -183,7 +183,7 @@ def act(match_id: int, user, message: dict, version: object) -> int:
             action = rules.action_from_json(dict(fields, seat=seat))
             state = rules.GameState.from_json(match.state)
             if state.phase != rules.PLAYING or state.turn != seat:
-                raise rules.IllegalAction(_("It is not your turn."))
+                raise rules.IllegalAction("it is not your turn", "5", "not-your-turn")
             state, events = rules.apply(state, action)
         except rules.RulesError as error:
             raise PlayError(_rule_message(error), "illegal") from None
@@ -193,6 +193,25 @@ def act(match_id: int, user, message: dict, version: object) -> int:
 
 
 def _rule_message(error: rules.RulesError) -> str:
+    """The refusal in the player's language (the rules service words it in English)."""
+    if isinstance(error, rules.MalformedAction):
+        return _("That is not a valid move.")
+    texts = {
+        "not-your-turn": _("It is not your turn."),
+        "not-held": _("You do not hold %(tile)s."),
+        "lead": _("The first round opens with %(tile)s: play it."),
+        "fits-neither": _("%(tile)s fits neither open end."),
+        "wrong-end": _("%(tile)s does not fit that end."),
+        "choose-end": _("%(tile)s fits both ends: choose one."),
+        "must-play": _("You hold a tile that fits: play it."),
+        "must-draw": _("Nothing of yours fits: draw from the bazaar."),
+        "must-knock": _("Nothing fits and the bazaar is empty: you knock."),
+        "round-over": _("The round is over: the next one is being dealt."),
+        "game-over": _("The game is over."),
+    }
+    code = getattr(error, "code", "")
+    if code in texts:
+        return texts[code] % getattr(error, "params", {})
     return _("That move is not allowed: %(why)s") % {"why": error}
 
 

@@ -259,37 +259,44 @@ def _resolve_end(state: GameState, action: Action) -> Action:
     fits_left = action.tile.has(state.left)
     fits_right = action.tile.has(state.right)
     if fits_left and fits_right and state.left != state.right:
-        raise IllegalAction(f"{action.tile} fits both ends: say which end to play it on", "5.1")
+        raise IllegalAction(f"{action.tile} fits both ends: say which end to play it on", "5.1",
+                            "choose-end", tile=action.tile.name)
     end = RIGHT if fits_right else LEFT
     return _PLAYS[action.seat, action.tile.index, end]
 
 
 def _why_illegal(state: GameState, action: Action) -> IllegalAction:
     if state.phase == DEAL:
-        return IllegalAction("the round is over: wait for the next deal", "6")
+        return IllegalAction("the round is over: wait for the next deal", "6", "round-over")
     if state.over:
-        return IllegalAction("the game is over", "8")
+        return IllegalAction("the game is over", "8", "game-over")
     if action.seat >= state.seats:
-        return IllegalAction(f"there is no seat {action.seat} at this table", "2")
+        return IllegalAction(f"there is no seat {action.seat} at this table", "2", "no-seat")
     if action.seat != state.turn:
-        return IllegalAction(f"it is not your turn: seat {state.turn} is to move", "5")
+        return IllegalAction(f"it is not your turn: seat {state.turn} is to move", "5",
+                             "not-your-turn")
     legal = legal_actions(state)
     must = legal[0].kind
     if action.kind == PLAY:
         t = action.tile
         if not state.hands[action.seat] & t.bit:
-            return IllegalAction(f"you do not hold {t}", "5.1")
+            return IllegalAction(f"you do not hold {t}", "5.1", "not-held", tile=t.name)
         if state.left < 0:
             return IllegalAction(f"the first round opens with {TILES[state.lead]}: "
-                                 f"play it", "4")
+                                 f"play it", "4", "lead", tile=TILES[state.lead].name)
         if must == PLAY and not (t.has(state.left) or t.has(state.right)):
-            return IllegalAction(f"{t} fits neither open end ({state.left} and {state.right})", "5.1")
+            return IllegalAction(f"{t} fits neither open end ({state.left} and {state.right})",
+                                 "5.1", "fits-neither", tile=t.name)
         if must == PLAY:
-            return IllegalAction(f"{t} does not fit the {action.end} end", "5.1")
+            return IllegalAction(f"{t} does not fit the {action.end} end", "5.1", "wrong-end",
+                                 tile=t.name, end=action.end)
         return IllegalAction(f"{t} fits neither open end: "
-                             f"{'draw from the bazaar' if must == DRAW else 'knock'}", "5")
+                             f"{'draw from the bazaar' if must == DRAW else 'knock'}", "5",
+                             "must-draw" if must == DRAW else "must-knock", tile=t.name)
     if must == PLAY:
-        return IllegalAction(f"you hold a tile that fits: you must play it, not {action.kind}", "5.1")
+        return IllegalAction(f"you hold a tile that fits: you must play it, not {action.kind}",
+                             "5.1", "must-play")
     if action.kind == KNOCK:
-        return IllegalAction("the bazaar is not empty: draw a tile instead of knocking", "5.3")
-    return IllegalAction("the bazaar is empty: knock instead", "5.2")
+        return IllegalAction("the bazaar is not empty: draw a tile instead of knocking", "5.3",
+                             "must-draw")
+    return IllegalAction("the bazaar is empty: knock instead", "5.2", "must-knock")

@@ -10,11 +10,17 @@ class MalformedAction(RulesError):
 
 
 class IllegalAction(RulesError):
-    """A well-formed action that the rules forbid in this state."""
+    """A well-formed action that the rules forbid in this state.
 
-    def __init__(self, message: str, rule: str = "") -> None:
+    ``code`` names the refusal and ``params`` its details (a tile, an end), so that the
+    site can say it in the player's language; the message is the English wording.
+    """
+
+    def __init__(self, message: str, rule: str = "", code: str = "", **params) -> None:
         super().__init__(message)
         self.rule = rule  # the RULES.md section it breaks, e.g. "5.1"
+        self.code = code
+        self.params = params
 
 
 class InvalidDeal(RulesError):

@@ -250,7 +250,7 @@ async def snapshot(match_id):
 
 @pytest.mark.parametrize("message", [
     "not json", "[1, 2]", '{"play": "9-9", "version": 1}', '{"fly": true, "version": 1}',
-    '{"play": "1-1", "seat": 1, "version": 1}', '{"knock": true, "version": "x"}',
+    '{"play": "1-1", "seat": 3, "version": 1}', '{"knock": true, "version": "x"}',
     '{"draw": "yes", "version": 1}', json.dumps({"play": "1-1", "version": 10**30}),
 ])
 async def test_a_bad_message_gets_an_error_and_changes_nothing(message):
@@ -308,7 +308,8 @@ async def test_a_spectator_sees_no_hand_and_cannot_play():
     before = await snapshot(match_id)
     mover = next(s for s in seats if s.turn_mine)
     await watcher.ws.send_to(text_data=json.dumps(mover.choices()[0]))
-    assert "spectators cannot play" in await watcher.receive()
+    refusal = await watcher.receive()
+    assert "room-notice error" in refusal and "зрители не ходят" in refusal
     assert await snapshot(match_id) == before
 
 

@@ -101,7 +101,7 @@ def test_a_stale_version_and_another_seat_are_refused_and_change_nothing(make_us
         services.act(match.pk, other, move, match.version)
     with pytest.raises(PlayError, match="do not sit"):
         services.act(match.pk, olya, move, match.version)
-    with pytest.raises(PlayError, match="not allowed"):
+    with pytest.raises(PlayError, match="not a valid move"):
         services.act(match.pk, mover, {"play": "9-9"}, match.version)
     match.refresh_from_db()
     assert (match.version, match.state) == before
@@ -165,3 +165,19 @@ def test_drawing_does_not_restart_the_turn_clock(make_user):
         assert match.deadline == deadline
     else:  # the bazaar ran out and the seat knocked: the next seat's clock starts afresh
         assert match.deadline > deadline
+
+
+def test_a_refusal_speaks_the_players_language(make_user):
+    from django.utils import translation
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2)
+    services.join_request(alex, match.pk)
+    state = state_of(match)
+    waiting = {0: alex, 1: masha}[state.turn]
+    with translation.override("ru"), pytest.raises(PlayError, match="Сейчас не ваш ход"):
+        services.act(match.pk, waiting, {"draw": True}, match.version)
+    mover = {0: masha, 1: alex}[state.turn]
+    lead = rules.legal_actions(state)[0].tile.name
+    other = next(t.name for t in state.hand(state.turn) if t.name != lead)
+    with translation.override("ru"), pytest.raises(PlayError, match=f"с {lead}"):
+        services.act(match.pk, mover, {"play": other}, match.version)
