@@ -13,7 +13,7 @@ from . import scoring
 from .actions import DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, _DRAWS, _KNOCKS, _PLAYS
 from .deal import Deal, check_deal, random_deal_masks
 from .errors import IllegalAction, InvalidState, MalformedAction
-from .state import DEAL, FINISHED, INTERRUPTED, FISH_ONE, GameState
+from .state import DEAL, FINISHED, INTERRUPTED, GameState
 from .state import PLAY as PHASE_PLAY
 from .tiles import (FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK,
                     mask_of, names_of, tiles_of)

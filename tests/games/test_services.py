@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone, translation
 
 from games import rules, services
-from games.models import Match, MatchStatus, Move, RoundScore
+from games.models import MatchStatus, Move, RoundScore
 from games.services import PlayError
 from ratings.models import RatingRecord
 

@@ -3,7 +3,6 @@ person would, by sending exactly what the buttons' ``hx-vals`` say (as htmx does
 
 from __future__ import annotations
 
-import asyncio
 import html
 import json
 import random
