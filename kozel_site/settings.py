@@ -169,3 +169,6 @@ KOZEL_WS_FLOOD = (8.0, 16)
 # (REDIS_URL set) run `manage.py clock` beside the servers instead (DESIGN.md, Time).
 KOZEL_CLOCK_IN_SERVER = config.env_bool(ENV, "KOZEL_CLOCK_IN_SERVER",
                                         default=not ENV.get("REDIS_URL", "").strip())
+# A bare echo WebSocket at /ws/echo/, the baseline bench/load.py compares the game room
+# with (docs/performance.md). Off unless asked for: it serves no player.
+KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)
