@@ -13,13 +13,13 @@ import asyncio
 import logging
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections
 
 from games import services
 
 log = logging.getLogger(__name__)
 
-SWEEP_INTERVAL = 0.25  # seconds between sweeps: a bot's or a timeout's lateness at most
 
 
 def sweep_once() -> int:
@@ -34,13 +34,15 @@ def sweep_once() -> int:
     return acted
 
 
-async def run(interval: float = SWEEP_INTERVAL, stop: asyncio.Event | None = None) -> None:
-    """Sweep forever (or until ``stop`` is set).
+async def run(interval: float | None = None, stop: asyncio.Event | None = None) -> None:
+    """Sweep forever (or until ``stop`` is set), every ``interval`` seconds
+    (settings.KOZEL_CLOCK_INTERVAL by default).
 
     The sweep runs in a worker thread of its own (thread_sensitive=False), so it never
     queues behind the consumers on channels' single database thread.
     """
     sweep = sync_to_async(sweep_once, thread_sensitive=False)
+    interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
     while stop is None or not stop.is_set():
         try:

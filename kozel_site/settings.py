@@ -169,6 +169,8 @@ KOZEL_WS_FLOOD = (8.0, 16)
 # (REDIS_URL set) run `manage.py clock` beside the servers instead (DESIGN.md, Time).
 KOZEL_CLOCK_IN_SERVER = config.env_bool(ENV, "KOZEL_CLOCK_IN_SERVER",
                                         default=not ENV.get("REDIS_URL", "").strip())
+# Seconds between the clock's sweeps: how late a bot's move or a timeout may be at most.
+KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
 # A bare echo WebSocket at /ws/echo/, the baseline bench/load.py compares the game room
 # with (docs/performance.md). Off unless asked for: it serves no player.
 KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)

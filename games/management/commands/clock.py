@@ -15,11 +15,11 @@ class Command(BaseCommand):
     help = "Run the turn clock: timeouts, bots' moves and the next deals, as deadlines pass."
 
     def add_arguments(self, parser):
-        parser.add_argument("--interval", type=float, default=clock.SWEEP_INTERVAL,
-                            help="seconds between sweeps (default %(default)s)")
+        parser.add_argument("--interval", type=float, default=None,
+                            help="seconds between sweeps (default: KOZEL_CLOCK_INTERVAL, 0.25)")
 
     def handle(self, *args, interval, **options):
-        self.stdout.write(f"Kozel clock: sweeping every {interval} s (Ctrl-C stops).")
+        self.stdout.write("Kozel clock: sweeping for due deadlines (Ctrl-C stops).")
         try:
             asyncio.run(clock.run(interval))
         except KeyboardInterrupt:
