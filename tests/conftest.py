@@ -63,3 +63,32 @@ def make_match(db):
         return match
 
     return make
+
+
+# -- a real server in a subprocess (tests/daphne_server.py) -----------------------------
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """An SQLite test database is a file, not memory: a daphne subprocess (and channels'
+    ChannelsLiveServerTestCase) can then open the very database the test writes."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
+@pytest.fixture
+def daphne_server(transactional_db, tmp_path):
+    """A started DaphneServer on this test's database; stopped (and its log shown, if the
+    test failed) afterwards. Tests using it need django_db(transaction=True).
+
+    Depending on transactional_db makes the server stop before the database is flushed.
+    """
+    from tests.daphne_server import DaphneServer
+
+    server = DaphneServer(log_dir=tmp_path)
+    server.start()
+    yield server
+    server.stop()
+    print(f"--- daphne log ({server.log_path}) ---\n{server.log_tail()}")

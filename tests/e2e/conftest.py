@@ -1,0 +1,102 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a daphne subprocess.
+
+Playwright cannot download browsers here; it launches /usr/bin/chromium (`apt-get install
+-y chromium`, which .ci/run does). Each test gets a fresh browser and one context per
+person, so cookies (sessions) never leak between the people at a table.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if Path(str(item.fspath)).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """A headless Chromium for one test.
+
+    Playwright's sync API runs its event loop on this thread (in a greenlet), so Django
+    sees "a running loop" and refuses database calls from the test as if they were made
+    from async code. They are not: the test's code is plain sync code on one thread, so
+    the check is switched off while the browser lives (the monkeypatch outlives it, and
+    the transactional database flush runs after the browser is gone anyway).
+    """
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (the browser tests "
+                    "use Debian's Chromium; Playwright cannot download browsers here).")
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Person:
+    """One person at a browser: their own context (cookies) and page, and what went wrong
+    in the page (JavaScript errors) for the test to check."""
+
+    def __init__(self, browser, server, name: str, viewport: dict):
+        self.name = name
+        self.context = browser.new_context(base_url=server.url, viewport=viewport,
+                                           locale="ru-RU")
+        self.context.set_default_timeout(15_000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(f"{self.name}: {error}"))
+
+    def log_in_as(self, user, server) -> None:
+        """Log in by session cookie: the server's password hasher differs from the test
+        process's quick one, so a password typed into the log-in form would not match."""
+        from django.test import Client
+
+        client = Client()
+        client.force_login(user)
+        self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                                   "url": server.url}])
+
+    def sign_up(self, username: str, password: str = "Kozel-e2e-pass-42") -> None:
+        page = self.page
+        page.goto("/accounts/signup/")
+        page.fill('input[name="username"]', username)
+        page.fill('input[name="password1"]', password)
+        page.fill('input[name="password2"]', password)
+        page.locator("main form.form").locator('button[type="submit"]').click()
+        page.wait_for_url("**/")
+
+
+@pytest.fixture
+def people(daphne_server, browser):
+    """people("masha", phone=True) -> a Person with a fresh context on the live server.
+
+    The server starts before the browser, so the browser closes first at the end."""
+    made: list[Person] = []
+
+    def make(name: str, phone: bool = False) -> Person:
+        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP)
+        made.append(person)
+        return person
+
+    yield make
+    for person in made:
+        person.context.close()

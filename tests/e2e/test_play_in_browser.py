@@ -1,0 +1,179 @@
+"""Whole games in a real browser: two people meet in the lobby and play to the end, and
+one person plays a table of bots to the end.
+
+The server is a daphne subprocess with quick bots and short pauses between rounds
+(tests/daphne_server.py, FAST_PLAY). The pages act only through what a person can see
+and click: the room's hooks [data-game], [data-hand] [data-tile][data-playable],
+[data-end], [data-action="draw"].
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# A whole game: 2 players usually need 5-20 rounds; a generous bound that still fails fast
+# enough to keep CI's time when something hangs.
+GAME_TIME_LIMIT = 240
+# An action the server did not answer (its reply lost, say) may be tried again after this.
+RESEND_AFTER = 3.0
+ROOM_URL = re.compile(r".*/games/(\d+)/$")
+
+# Noted by the page itself: whether the htmx WebSocket is open, so the test knows the
+# lobby is listening before someone else fills the table.
+SOCKET_WATCH = """
+document.addEventListener("htmx:wsOpen", () => { window.kozelSocketOpen = true; });
+document.addEventListener("htmx:wsClose", () => { window.kozelSocketOpen = false; });
+"""
+
+LOOK = """() => {
+  const game = document.querySelector("[data-game]");
+  if (!game) return null;
+  return {status: game.dataset.status, mine: game.dataset.turnMine === "true",
+          version: game.dataset.version || ""};
+}"""
+
+
+class Seat:
+    """A person playing in their room page like a quick, simple-minded human."""
+
+    def __init__(self, person):
+        self.person = person
+        self.page = person.page
+        self.acted_on: str | None = None
+        self.acted_at = 0.0
+        self.actions = 0
+        self.status = "?"
+
+    def step(self) -> str:
+        """Look at the room once; act if it is this seat's turn. Returns the status."""
+        from playwright.sync_api import Error
+
+        try:
+            seen = self.page.evaluate(LOOK)
+        except Error:  # the page is between two documents
+            return self.status
+        if seen is None:
+            return self.status
+        self.status = seen["status"]
+        if self.status != "playing" or not seen["mine"]:
+            return self.status
+        # One action per version of the view: the next view (or a refusal) answers it.
+        if seen["version"] == self.acted_on and time.monotonic() - self.acted_at < RESEND_AFTER:
+            return self.status
+        if self.act():
+            self.acted_on, self.acted_at = seen["version"], time.monotonic()
+            self.actions += 1
+        return self.status
+
+    def act(self) -> bool:
+        """Play the first playable tile (on the left end if it may go on either),
+        else draw from the bazaar. Knocks are the server's. False if nothing was done."""
+        from playwright.sync_api import Error
+
+        page = self.page
+        try:
+            tile = page.locator("[data-hand] [data-tile][data-playable]").first
+            if tile.count():
+                tile.click(timeout=2_000)
+                left = page.locator('[data-end="left"]:visible')
+                if left.count():
+                    left.first.click(timeout=2_000)
+                return True
+            draw = page.locator('[data-action="draw"]')
+            if draw.count():
+                draw.first.click(timeout=2_000)
+                return True
+        except Error:  # the view was replaced under the click: look again
+            return False
+        return False
+
+
+def play_to_the_end(seats: list[Seat], server, limit: float = GAME_TIME_LIMIT) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        statuses = [seat.step() for seat in seats]
+        if "interrupted" in statuses:
+            raise AssertionError(f"the game was interrupted: {statuses}\n{server.log_tail()}")
+        if all(status == "finished" for status in statuses):
+            return
+        seats[0].page.wait_for_timeout(25)
+    raise AssertionError(
+        f"the game did not end within {limit} s: {[s.status for s in seats]}, "
+        f"actions {[s.actions for s in seats]}\n{server.log_tail()}")
+
+
+def assert_game_over_shown(seat: Seat) -> None:
+    page = seat.page
+    game = page.locator("[data-game]")
+    assert game.get_attribute("data-status") == "finished"
+    assert game.get_attribute("data-turn-mine") == "false"
+    assert page.locator('[data-hand] [data-playable], [data-action="draw"]').count() == 0
+    assert page.locator(".game-end").is_visible()
+
+
+def test_two_people_meet_in_the_lobby_and_play_a_game_to_its_end(people, daphne_server):
+    from games.models import Match, MatchStatus
+
+    masha, alex = people("masha", phone=True), people("alex")
+    for person in (masha, alex):
+        person.context.add_init_script(SOCKET_WATCH)
+        person.sign_up(person.name)
+
+    # Masha opens a request for two; her lobby listens on its WebSocket.
+    form = masha.page.locator('form[data-testid="create-request"]')
+    form.locator('input[name="players"][value="2"] + label').click()
+    form.locator('input[name="turn_seconds"]').fill("120")  # slow machines must not time out
+    form.locator('button[type="submit"]').click()
+    my_table = masha.page.locator("[data-my-table]")
+    my_table.wait_for()
+    match_id = int(my_table.get_attribute("data-my-table"))
+    masha.page.wait_for_function("window.kozelSocketOpen === true")
+
+    # Alex sees it appear in his lobby and joins it: the table is full, both go in.
+    join = alex.page.locator(f'[data-request="{match_id}"] [data-action="join"]')
+    join.click()
+    alex.page.wait_for_url(ROOM_URL)
+    masha.page.wait_for_url(ROOM_URL)  # without a click: the lobby's WebSocket took her
+    for person in (masha, alex):
+        assert ROOM_URL.match(person.page.url).group(1) == str(match_id)
+        person.page.locator("[data-game]").wait_for()
+
+    seats = [Seat(masha), Seat(alex)]
+    play_to_the_end(seats, daphne_server)
+
+    for seat in seats:
+        assert_game_over_shown(seat)
+    assert all(seat.actions > 0 for seat in seats)
+    match = Match.objects.get(pk=match_id)
+    assert match.status == MatchStatus.FINISHED and match.result["goats"]
+    assert match.rated and len(match.result["rating_points"]) == 2
+    assert masha.errors + alex.errors == []
+
+
+def test_one_person_plays_a_table_of_bots_to_its_end(people, daphne_server, make_user):
+    from games.models import Match, MatchStatus
+
+    olya = people("olya", phone=True)
+    olya.log_in_as(make_user("olya"), daphne_server)
+    page = olya.page
+    page.goto("/")
+    form = page.locator('form[data-testid="play-bots"]')
+    form.locator('input[name="players"][value="4"] + label').click()
+    form.locator('button[type="submit"]').click()
+    page.wait_for_url(ROOM_URL)
+    match_id = int(ROOM_URL.match(page.url).group(1))
+    page.locator("[data-game]").wait_for()
+
+    seat = Seat(olya)
+    play_to_the_end([seat], daphne_server)
+
+    assert_game_over_shown(seat)
+    match = Match.objects.get(pk=match_id)
+    assert match.status == MatchStatus.FINISHED and not match.rated
+    assert match.seats.filter(user__isnull=True).count() == 3
+    assert olya.errors == []
