@@ -43,6 +43,8 @@ def browser(monkeypatch):
                     "use Debian's Chromium; Playwright cannot download browsers here).")
     from playwright.sync_api import sync_playwright
 
+    from django.db import connections
+
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -50,6 +52,10 @@ def browser(monkeypatch):
             yield chromium
         finally:
             chromium.close()
+            # For the same reason Django keeps the connections opened meanwhile apart
+            # from the thread's own (as a task's); closed here, or PostgreSQL's test
+            # database could not be dropped at the end for "other sessions".
+            connections.close_all()
 
 
 class Person:
