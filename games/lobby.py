@@ -63,31 +63,25 @@ def invite_path(match: Match) -> str:
     return reverse("games:invite", args=[match.invite_token])
 
 
-def lobby_context(user, origin: str = "") -> dict:
-    """What _requests.html needs; with ``origin`` ("https://host") the invitation link
-    is absolute, ready to copy."""
+def lobby_context(user) -> dict:
+    """What _requests.html needs."""
     requests = open_requests()
     rows = [table_row(match, user) for match in requests[:MAX_LISTED]]
     more = max(0, requests.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
     current = None
-    invite_url = ""
     if user.is_authenticated:
         match = services.current_match(user)
         if match is not None:
             match = (Match.objects.select_related("created_by")
                      .prefetch_related(seats_prefetch()).get(pk=match.pk))
             current = table_row(match, user)
-            if match.private and match.status == MatchStatus.WAITING:
-                invite_url = origin.rstrip("/") + invite_path(match)
-    return {"requests": rows, "more": more, "current": current, "invite_url": invite_url,
-            "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
+    return {"requests": rows, "more": more, "current": current, "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
 
 
-def requests_fragment(user, origin: str = "") -> str:
+def requests_fragment(user) -> str:
     """The list as an out-of-band swap: ``<div id="lobby-requests" hx-swap-oob="true">``.
 
     Rendered without a request, so its forms carry no CSRF field: they post through htmx
-    (hx-post), which sends the token from the page's ``hx-headers``.  ``origin`` (the
-    scheme and host the page was loaded from) makes a private table's link absolute.
+    (hx-post), which sends the token from the page's ``hx-headers``.
     """
-    return render_to_string("games/_requests.html", {**lobby_context(user, origin), "oob": True})
+    return render_to_string("games/_requests.html", {**lobby_context(user), "oob": True})

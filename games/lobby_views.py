@@ -59,13 +59,14 @@ def player_required(view):
     return wrapped
 
 
-def _origin(request) -> str:
-    return f"{request.scheme}://{request.get_host()}"
-
-
 def _lobby_page(request, create_form=None, bots_form=None):
-    context = lobby_list.lobby_context(request.user, _origin(request))
+    context = lobby_list.lobby_context(request.user)
     context.update(create_form=create_form or RequestForm(), bots_form=bots_form or BotsForm())
+    current = context["current"]
+    if current and current.match.private and current.match.status == MatchStatus.WAITING:
+        # Outside the live list (which is rendered without a request), so the link can
+        # be absolute, ready to copy; the page reloads whenever its owner acts anyway.
+        context["invite_url"] = request.build_absolute_uri(lobby_list.invite_path(current.match))
     return render(request, "games/lobby.html", context)
 
 
