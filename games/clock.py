@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import services
+from games import notify, services
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,14 @@ def sweep_once() -> int:
     return acted
 
 
+def _sweep_collecting() -> list:
+    # The sweep's notices are sent by run() on the event loop, rather than from this
+    # thread while it waits for that loop (games.notify.collected).
+    with notify.collected() as notices:
+        sweep_once()
+    return notices
+
+
 async def run(interval: float | None = None, stop: asyncio.Event | None = None) -> None:
     """Sweep forever (or until ``stop`` is set), every ``interval`` seconds
     (settings.KOZEL_CLOCK_INTERVAL by default).
@@ -41,12 +49,12 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     The sweep runs in a worker thread of its own (thread_sensitive=False), so it never
     queues behind the consumers on channels' single database thread.
     """
-    sweep = sync_to_async(sweep_once, thread_sensitive=False)
+    sweep = sync_to_async(_sweep_collecting, thread_sensitive=False)
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
     while stop is None or not stop.is_set():
         try:
-            await sweep()
+            await notify.send_collected(await sweep())
         except Exception:
             log.exception("clock: sweep failed; trying again")
         await asyncio.sleep(interval)

@@ -9,19 +9,22 @@ A client that connects or reconnects gets its full view at once.
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import notify, services
+from games import notify, services, snapshots
 from games.models import Match
-from games.presenters import room_context
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048      # an action is a few dozen bytes; anything big is hostile
 
@@ -90,6 +93,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
             return
         self.seat = seat
+        self.snapshots = snapshots.snapshots()
+        self.snapshots.watch(self.match_id)
         self.group = notify.match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -102,6 +107,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         return True, match.private, services.seat_of(match, self.user)
 
     async def disconnect(self, code):
+        if hasattr(self, "snapshots"):
+            self.snapshots.unwatch(self.match_id)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -132,31 +139,41 @@ class GameConsumer(AsyncWebsocketConsumer):
         version = parse_version(data.get("version"))
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
-            await database_sync_to_async(services.act)(self.match_id, self.user, message,
-                                                       version)
+            notices = await database_sync_to_async(self._act)(message, version)
+            await notify.send_collected(notices)
         except services.PlayError as refusal:
             await self.send_notice(refusal.message, error=True)
             if refusal.code == "stale":
                 await self.send_room()
+        except DatabaseError as error:
+            # Nothing was changed, or (a connection lost at COMMIT) the move went through
+            # and a repeat of it is refused as stale: trying again is always safe.
+            log.warning("match %s: database unavailable for a move: %s", self.match_id, error)
+            await self.send_notice(_("The game cannot reach its database just now: "
+                                     "try again in a moment."), error=True)
         # On success the group's notice brings every seat its new view, this one included.
+
+    def _act(self, message, version):
+        with notify.collected() as notices:
+            services.act(self.match_id, self.user, message, version)
+        return notices
 
     async def match_changed(self, event):
         if event["version"] > self.sent_version:
-            await self.send_room(event.get("events", ()))
+            snapshot = await self.snapshots.at_least(self.match_id, event["version"])
+            await self.send_snapshot(snapshot, event.get("events", ()))
 
     async def send_room(self, events=()):
-        html, version = await database_sync_to_async(self._render)(events)
-        if version >= self.sent_version:
-            self.sent_version = version
-            await self.send(text_data=html)
+        """This seat's full view, loaded now (on connecting, resyncing, a stale move)."""
+        await self.send_snapshot(await self.snapshots.fresh(self.match_id), events)
 
-    def _render(self, events):
-        with translation.override(self.language):
-            match = Match.objects.get(pk=self.match_id)
-            context = room_context(match, self.seat)
-            context["events"] = announce(events, context["names"])
-            html = render_to_string("games/_room.html", context)
-            return html, match.version
+    async def send_snapshot(self, snapshot, events=()):
+        # Rendered here on the event loop: the snapshot holds all the room shows, so the
+        # one database thread is left to moves and loads (docs/performance.md).
+        if snapshot is not None and snapshot.version >= self.sent_version:
+            self.sent_version = snapshot.version
+            await self.send(text_data=snapshots.render(snapshot, self.seat, self.language,
+                                                       announce, events))
 
     async def send_notice(self, text: str, error: bool = False):
         html = render_to_string("games/_notice.html", {"text": text, "error": error})

@@ -5,6 +5,8 @@ the match itself and renders its own seat's view (DESIGN.md, a move end to end, 
 """
 
 import logging
+import threading
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,7 +25,41 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+_outbox = threading.local()
+
+
+@contextmanager
+def collected():
+    """Collect the notices of what runs inside, instead of sending them, for a caller on
+    an event loop to send after it (``send_collected``).
+
+    Sending from a worker thread means waiting there until the event loop has sent: on
+    channels' one database thread that wait held up every other consumer's work while
+    the loop was busy (docs/performance.md).  Notices are still only collected once the
+    transaction has committed.
+    """
+    previous = getattr(_outbox, "notices", None)
+    _outbox.notices = notices = []
+    try:
+        yield notices
+    finally:
+        _outbox.notices = previous
+
+
+async def send_collected(notices) -> None:
+    layer = get_channel_layer()
+    for group, message in notices:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # as in _send: a lost notice is mended by the client's resync
+            log.exception("could not notify group %s", group)
+
+
 def _send(group: str, message: dict) -> None:
+    notices = getattr(_outbox, "notices", None)
+    if notices is not None:
+        notices.append((group, message))
+        return
     try:
         async_to_sync(get_channel_layer().group_send)(group, message)
     except Exception:  # a lost notice is mended by the client's resync, never by failing a move

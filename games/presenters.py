@@ -18,9 +18,16 @@ def tile_halves(name: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
-def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None) -> dict:
-    """Template context of the game room for ``seat`` (None: a spectator)."""
-    seats = list(match.seats.select_related("user").order_by("number"))
+def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
+                 seats: list | None = None, rounds: list | None = None) -> dict:
+    """Template context of the game room for ``seat`` (None: a spectator).
+
+    ``seats`` (with their users) and ``rounds`` (the match's RoundScore rows) may be given
+    already loaded: the room consumers load them once per version for every seat they
+    serve, and then render without touching the database.
+    """
+    if seats is None:
+        seats = list(match.seats.select_related("user").order_by("number"))
     names = {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
     bots = {s.number for s in seats if not s.user_id}
     if state is None and match.state is not None:
@@ -80,16 +87,17 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
         turn_mine=seat is not None and turn == seat and match.status == MatchStatus.PLAYING,
         turn_name=names.get(turn) if turn is not None else None,
         bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
-        bazaar=view["bazaar"], table=round_table(match, names, view["seats"]),
+        bazaar=view["bazaar"], table=round_table(match, names, view["seats"], rounds),
         fish=view["fish"],
     )
     return context
 
 
-def round_table(match: Match, names: dict, seats: int) -> dict:
+def round_table(match: Match, names: dict, seats: int, rows: list | None = None) -> dict:
     """The round table of RULES.md: per round and seat, the score before, this round's
     points (or a fish), and the total; open scores red, remembered points yellow."""
-    rows = list(RoundScore.objects.filter(match=match).order_by("round_number", "seat"))
+    if rows is None:
+        rows = round_rows(match)
     rounds = []
     before = {n: {"score": 0, "remembered": 0, "opened": False} for n in range(seats)}
     for number in sorted({r.round_number for r in rows}):
@@ -105,3 +113,8 @@ def round_table(match: Match, names: dict, seats: int) -> dict:
         bank = next(r.bank_after for r in rows if r.round_number == number)
         rounds.append({"number": number, "cells": cells, "bank": bank})
     return {"names": [names.get(n) for n in range(seats)], "rounds": rounds}
+
+
+def round_rows(match: Match) -> list[RoundScore]:
+    """The match's round score rows, in the order ``round_table`` reads them."""
+    return list(RoundScore.objects.filter(match=match).order_by("round_number", "seat"))

@@ -103,6 +103,10 @@ def database(env: Mapping[str, str], base_dir: Path) -> dict:
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": env.get("SQLITE_PATH", "").strip() or str(base_dir / "db.sqlite3"),
+        # Keep each thread's connection: opening one (a file, the pragmas) costs more than
+        # a whole move, and channels' database thread opened one per call
+        # (docs/performance.md).
+        "CONN_MAX_AGE": None,
         "OPTIONS": {
             # WAL lets readers go on while one writer writes; NORMAL sync is safe in WAL.
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",

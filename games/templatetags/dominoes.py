@@ -1,5 +1,7 @@
 """Domino tiles drawn as inline SVG with real pips, so the site needs no images for them."""
 
+from functools import lru_cache
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -24,6 +26,13 @@ def _half(value: int, dx: int, dy: int) -> str:
 @register.simple_tag
 def tile(first: int, second: int, vertical: bool = False, label: str = ""):
     """A tile showing ``first`` on the left (or top) and ``second`` on the right (bottom)."""
+    return _tile(first, second, bool(vertical), str(label))
+
+
+# A room frame draws dozens of tiles and the server draws thousands of frames a second
+# under load (docs/performance.md): there are only 28 tiles, so each drawing is kept.
+@lru_cache(maxsize=1024)
+def _tile(first: int, second: int, vertical: bool, label: str):
     if vertical:
         width, height = 30, 60
         pips = _half(first, 0, 0) + _half(second, 0, 30)

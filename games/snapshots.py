@@ -1,0 +1,131 @@
+"""What the game room consumers of one process render from: one load per match version.
+
+When a match changes, its group's notice reaches every consumer of that match: four seats
+and any spectators, often in the same server process.  Each used to read the match, its
+seats and its round rows from the database and render on channels' one database thread
+(DESIGN.md, known traps), so one action cost four loads and four renders queued on that
+thread (docs/performance.md has the measurements).  Now the consumers of a process share
+one load per version, and render on the event loop from the loaded rows, touching no
+database: the database thread only runs moves and these loads.
+
+Nothing here decides anything or outlives a moment: a snapshot is used only while it is
+at least as new as the notice being answered, and at most ``MAX_AGE`` seconds after it
+was loaded; a connecting or resyncing client always gets a fresh load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import rules
+from games.models import Match
+from games.presenters import room_context, round_rows
+
+MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices (the clock's now_ms is rendered fresh)
+
+
+@dataclass
+class Snapshot:
+    match: Match
+    seats: list
+    rounds: list
+    state: rules.GameState | None
+    loaded: float = field(default_factory=time.monotonic)
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+
+def load(match_id: int) -> Snapshot | None:
+    """The match with everything the room shows, or None if it is gone (database thread)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    seats = list(match.seats.select_related("user").order_by("number"))
+    state = rules.GameState.from_json(match.state) if match.state is not None else None
+    return Snapshot(match, seats, round_rows(match), state)
+
+
+def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
+    """The room frame of ``seat`` (None: a spectator); no database access."""
+    with translation.override(language):
+        context = room_context(snapshot.match, seat, state=snapshot.state,
+                               seats=snapshot.seats, rounds=snapshot.rounds)
+        context["events"] = announce(events, context["names"])
+        return render_to_string("games/_room.html", context)
+
+
+class Snapshots:
+    """The latest snapshot of each match that has a room consumer in this process."""
+
+    def __init__(self) -> None:
+        self.latest: dict[int, Snapshot] = {}
+        self.loading: dict[int, asyncio.Future] = {}
+        self.watchers: Counter = Counter()
+
+    def watch(self, match_id: int) -> None:
+        self.watchers[match_id] += 1
+
+    def unwatch(self, match_id: int) -> None:
+        """The last consumer of a match here has gone: forget its snapshot (memory stays flat)."""
+        self.watchers[match_id] -= 1
+        if self.watchers[match_id] <= 0:
+            del self.watchers[match_id]
+            self.latest.pop(match_id, None)
+
+    async def fresh(self, match_id: int) -> Snapshot | None:
+        """A load that starts now: for a client that connects or asks to resync."""
+        snapshot = await database_sync_to_async(load)(match_id)
+        self._keep(match_id, snapshot)
+        return snapshot
+
+    async def at_least(self, match_id: int, version: int) -> Snapshot | None:
+        """A snapshot of ``version`` or newer, shared by every consumer here that asks for
+        it at about the same time (one load, however many seats are waiting)."""
+        for _attempt in range(3):
+            snapshot = self.latest.get(match_id)
+            if snapshot is not None and snapshot.version >= version \
+                    and time.monotonic() - snapshot.loaded < MAX_AGE:
+                return snapshot
+            pending = self.loading.get(match_id)
+            if pending is None:
+                pending = asyncio.ensure_future(self.fresh(match_id))
+                self.loading[match_id] = pending
+                pending.add_done_callback(
+                    lambda done: self.loading.pop(match_id)
+                    if self.loading.get(match_id) is done else None)
+            # shield: a consumer that goes away must not cancel the load others wait for
+            snapshot = await asyncio.shield(pending)
+            if snapshot is None or snapshot.version >= version:
+                return snapshot
+            # That load began before the change committed: load again.
+        return await self.fresh(match_id)
+
+    def _keep(self, match_id: int, snapshot: Snapshot | None) -> None:
+        if snapshot is None or match_id not in self.watchers:
+            return
+        kept = self.latest.get(match_id)
+        if kept is None or snapshot.version >= kept.version:
+            self.latest[match_id] = snapshot
+
+
+_per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def snapshots() -> Snapshots:
+    """The snapshots of the running event loop: one per server process (its one loop);
+    tests, which run each on a loop of their own, never see another test's."""
+    loop = asyncio.get_running_loop()
+    kept = _per_loop.get(loop)
+    if kept is None:
+        kept = _per_loop[loop] = Snapshots()
+    return kept
