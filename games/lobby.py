@@ -10,16 +10,22 @@ Everything here is synchronous and reads the database; the consumer calls it thr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.models import Match, MatchStatus, Seat
 
 # A lobby longer than this is not read by anyone; the count says how many more wait.
 MAX_LISTED = 50
+# A table that filled this recently takes its players in from the lobby by itself: it
+# covers a lobby page whose WebSocket was still connecting when the start was announced.
+# Later, the lobby only links to the game (a player may look at the lobby meanwhile).
+JUST_STARTED = timedelta(seconds=10)
 
 
 @dataclass
@@ -69,13 +75,17 @@ def lobby_context(user) -> dict:
     rows = [table_row(match, user) for match in requests[:MAX_LISTED]]
     more = max(0, requests.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
     current = None
+    just_started = False
     if user.is_authenticated:
         match = services.current_match(user)
         if match is not None:
             match = (Match.objects.select_related("created_by")
                      .prefetch_related(seats_prefetch()).get(pk=match.pk))
             current = table_row(match, user)
-    return {"requests": rows, "more": more, "current": current, "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
+            just_started = (match.status == MatchStatus.PLAYING and match.started_at is not None
+                            and timezone.now() - match.started_at < JUST_STARTED)
+    return {"requests": rows, "more": more, "current": current, "just_started": just_started,
+            "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
 
 
 def requests_fragment(user) -> str:

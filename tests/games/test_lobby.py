@@ -2,9 +2,10 @@
 their invitation links, tables with bots, and the fragment the lobby's WebSocket pushes."""
 
 import re
+from datetime import timedelta
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games import services
 from games.lobby import requests_fragment
@@ -402,6 +403,19 @@ def test_the_fragment_shows_the_viewers_own_table(make_user):
     assert f'hx-post="{leave_url(mine)}"' in html
     # The link itself is on the page, outside the live list: absolute, and never pushed.
     assert mine.invite_token not in html
+
+
+def test_a_table_that_just_filled_takes_its_players_in_even_without_the_start_notice(make_user):
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2)
+    services.join_request(alex, match.pk)
+    # A lobby page whose WebSocket connects only now missed "lobby.start": its first
+    # fragment carries the redirect instead (static/js/kozel.js follows [data-redirect]).
+    assert f'data-redirect="{room_url(match)}"' in requests_fragment(masha)
+    # Later, a player looking at the lobby during their game is not pulled back.
+    Match.objects.filter(pk=match.pk).update(started_at=timezone.now() - timedelta(minutes=1))
+    html = requests_fragment(masha)
+    assert "data-redirect" not in html and f'href="{room_url(match)}"' in html
 
 
 def test_the_fragment_for_a_visitor_has_log_in_links(make_user):
