@@ -1,3 +1,12 @@
+"""Rating records (the history a rating is the sum of) and the period totals the ladders read.
+
+A player's rating is always the sum of their rating records (RULES.md 10).  Records are
+append-only: a game a moderator annuls keeps its record, and gets a second, compensating
+record with the opposite points, which names the record it cancels (``annuls``).  So the
+sum still equals the rating, the history says honestly what happened and when, and
+nothing is ever rewritten.
+"""
+
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -7,13 +16,24 @@ from kozel_site.appendonly import AppendOnlyModel
 
 
 class RatingRecord(AppendOnlyModel):
-    """What one rated game gave one player (RULES.md 8-10): a line of their rating history."""
+    """What one rated game gave one player (RULES.md 8-10): a line of their rating history.
+
+    Or, when ``annuls`` is set, the cancelling of such a line by a moderator: the same
+    game and player, minus the points, and the rating after that.
+    """
 
     # PROTECT both ways: a rating is the sum of its records, so neither side may vanish.
     match = models.ForeignKey("games.Match", on_delete=models.PROTECT, related_name="rating_records")
     player = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="rating_records")
-    points = models.PositiveIntegerField(_("rating points"))
+    # A game's points (0 or more); minus those points in an annulment.
+    points = models.IntegerField(_("rating points"))
     rating_after = models.PositiveIntegerField(_("rating after"))
+    # Whether the player was a goat in this game: the period ladders count goats too.
+    goat = models.BooleanField(_("goat"), default=False)
+    annuls = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="annulment",
+        verbose_name=_("annuls"),
+    )
     created_at = models.DateTimeField(_("time"), default=timezone.now)
 
     class Meta:
@@ -21,16 +41,79 @@ class RatingRecord(AppendOnlyModel):
         verbose_name_plural = _("rating records")
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "player"], name="ratingrecord_one_per_game_player"),
-            # Ratings never fall, so the rating after a game includes that game's points.
+            # One game record per game and player; its annulment is the only other line.
+            models.UniqueConstraint(
+                fields=["match", "player"], condition=Q(annuls__isnull=True),
+                name="ratingrecord_one_per_game_player",
+            ),
+            # Ratings never fall through play, so the rating after a game includes its points.
             models.CheckConstraint(condition=Q(rating_after__gte=F("points")), name="ratingrecord_after_includes_points"),
+            # A game gives 0 or more; an annulment takes back, and is nobody's goat.
+            models.CheckConstraint(
+                condition=(Q(annuls__isnull=True) & Q(points__gte=0))
+                | (Q(annuls__isnull=False) & Q(points__lte=0) & Q(goat=False)),
+                name="ratingrecord_points_sign",
+            ),
         ]
         indexes = [
-            # A player's history, newest first.
-            models.Index(fields=["player", "-created_at"], name="ratingrecord_history_idx"),
-            # Ladders over a period (week, month): records by time.
+            # A player's history in time order, with what the chart draws (PostgreSQL reads
+            # a keen player's thousands of records from the index alone).
+            models.Index(fields=["player", "created_at", "id"], include=["rating_after"],
+                         name="ratingrecord_history_idx"),
+            # Records by time (the admin's date drill-down, rebuilding period totals).
             models.Index(fields=["created_at"], name="ratingrecord_period_idx"),
         ]
 
+    @property
+    def is_annulment(self):
+        return self.annuls_id is not None
+
     def __str__(self):
-        return f"{self.player} +{self.points} (#{self.match_id})"
+        sign = "+" if self.points >= 0 else "−"
+        return f"{self.player} {sign}{abs(self.points)} (#{self.match_id})"
+
+
+class Period(models.TextChoices):
+    WEEK = "week", _("week")
+    MONTH = "month", _("month")
+
+
+class RatingTotal(models.Model):
+    """A player's rated games in one calendar week or month (local time): the sum of their
+    rating records of games that ended then.
+
+    The ladders for "this week" and "this month" rank these rows, through one index, rather
+    than adding up records on every page view.  ``ratings.services`` changes them in the
+    same transaction as the records they sum (an annulment takes its game back out of the
+    period the game was played in), and ``rebuild_totals`` recomputes them from the records.
+    """
+
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="rating_totals")
+    period = models.CharField(_("period"), max_length=5, choices=Period.choices)
+    # The Monday of the week, or the first day of the month.
+    start = models.DateField(_("from"))
+    points = models.IntegerField(_("rating points"), default=0)
+    games = models.PositiveIntegerField(_("games played"), default=0)
+    goats = models.PositiveIntegerField(_("times goat"), default=0)
+    # A copy of the player's account state: a closed account leaves the ladders.
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        verbose_name = _("rating total")
+        verbose_name_plural = _("rating totals")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "period", "start"], name="ratingtotal_one_per_period"),
+            models.CheckConstraint(condition=Q(period__in=Period.values), name="ratingtotal_period_valid"),
+            models.CheckConstraint(condition=Q(goats__lte=F("games")), name="ratingtotal_goats_at_most_games"),
+        ]
+        indexes = [
+            # The period ladder: one period's listed players, most points first.
+            models.Index(
+                fields=["period", "start", "-points", "player"],
+                condition=Q(active=True, games__gt=0),
+                name="ratingtotal_ladder_idx",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player} {self.period} {self.start}: {self.points}"

@@ -1,35 +1,150 @@
-"""Crediting a rated game's rating points (RULES.md 8-10), inside the game's own transaction."""
+"""Crediting a rated game's rating points (RULES.md 8-10), and taking them back.
+
+Both run inside the transaction that changes the game (its end, or a moderator's
+annulment), so a game's points, its players' numbers and the period totals always change
+together or not at all.  Locks are taken match first, then players in id order, the same
+order as games.services, so two of these never wait on each other in a circle.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
+from django.utils import timezone
 
 from accounts.models import Player
-from ratings.models import RatingRecord
+from ratings.models import Period, RatingRecord, RatingTotal
+
+
+class AnnulError(Exception):
+    """The game cannot be annulled (nothing to take back, or taken back already)."""
+
+
+def period_starts(when: datetime | date) -> list[tuple[str, date]]:
+    """The week (from Monday) and the month a moment falls in, by the site's local time."""
+    day = timezone.localdate(when) if isinstance(when, datetime) else when
+    return [(Period.WEEK, day - timedelta(days=day.weekday())), (Period.MONTH, day.replace(day=1))]
+
+
+def _lock_match(match) -> None:
+    from games.models import Match
+
+    # Held already when called from games.services; taking it again costs nothing there,
+    # and makes a call from anywhere else queue behind any other end of the same game.
+    list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
+
+
+def _locked_players(user_ids) -> dict[int, Player]:
+    return {p.user_id: p for p in Player.objects.select_for_update()
+            .filter(user_id__in=list(user_ids)).order_by("pk")}
+
+
+def _add_to_totals(player: Player, when, points: int, games: int, goats: int) -> None:
+    """Add to (or, with negative numbers, take from) the player's week and month totals."""
+    for period, start in period_starts(when):
+        changed = RatingTotal.objects.filter(player=player, period=period, start=start).update(
+            points=F("points") + points, games=F("games") + games, goats=F("goats") + goats)
+        if not changed:  # the player's row is locked, so nobody creates this one meanwhile
+            RatingTotal.objects.create(player=player, period=period, start=start, points=points,
+                                       games=games, goats=goats, active=player.active)
 
 
 def record_game(match, points: list[int], goats=()) -> bool:
     """Give every person at a finished or interrupted rated game their points, once.
 
-    Called by games.services in the transaction that ends the game; a second call for the
-    same game (an end processed twice) changes nothing.  Returns whether it recorded.
-    Unrated games (bots, unrated requests) leave no records.
+    Called by games.services in the transaction that ends the game.  Every player gets a
+    record and a raised rating (by 0 for a goat or whoever timed out or left), a game
+    more, and a goat more if they were one.  A second call for the same game (an end
+    processed twice) changes nothing.  Returns whether it recorded.  Unrated games (bots,
+    unrated requests) leave no records.
     """
     if not match.rated:
         return False
     with transaction.atomic():
-        if RatingRecord.objects.filter(match=match).exists():
+        _lock_match(match)
+        if RatingRecord.objects.filter(match=match, annuls=None).exists():
             return False
         seats = list(match.seats.exclude(user=None).order_by("number"))
-        players = {p.user_id: p for p in Player.objects.select_for_update()
-                   .filter(user_id__in=[s.user_id for s in seats]).order_by("pk")}
+        if len(points) != match.seats_count or len(seats) != match.seats_count:
+            raise ValueError(f"match {match.pk}: {len(points)} points for {len(seats)} people")
+        ended = match.ended_at or timezone.now()
+        players = _locked_players(s.user_id for s in seats)
         for seat in seats:
-            player = players[seat.user_id]
-            player.rating = F("rating") + points[seat.number]
-            player.games_played = F("games_played") + 1
-            player.times_goat = F("times_goat") + (1 if seat.number in goats else 0)
-            player.last_game_at = match.ended_at
-            player.save(update_fields=["rating", "games_played", "times_goat", "last_game_at"])
-            player.refresh_from_db(fields=["rating"])
-            RatingRecord.objects.create(match=match, player=player, points=points[seat.number],
-                                        rating_after=player.rating, created_at=match.ended_at)
+            player, gained, goat = players[seat.user_id], points[seat.number], seat.number in goats
+            Player.objects.filter(pk=player.pk).update(
+                rating=F("rating") + gained, games_played=F("games_played") + 1,
+                times_goat=F("times_goat") + int(goat), last_game_at=ended)
+            player.refresh_from_db(fields=["rating", "active"])
+            RatingRecord.objects.create(match=match, player=player, points=gained, goat=goat,
+                                        rating_after=player.rating, created_at=ended)
+            _add_to_totals(player, ended, gained, 1, int(goat))
         return True
+
+
+def annul_game(match, when: datetime | None = None) -> list[RatingRecord]:
+    """Take back every rating record of a game: each player's rating, games and goats
+    return to what they would be without it, and its points leave the period totals of
+    the week and month it was played in.
+
+    Nothing is deleted: each record gets a compensating record (minus its points, dated
+    now, naming the record it cancels), so a rating stays the sum of its records and the
+    history shows the game and its annulment.  Returns the compensating records.
+    """
+    when = when or timezone.now()
+    with transaction.atomic():
+        _lock_match(match)
+        originals = list(RatingRecord.objects.filter(match=match, annuls=None).order_by("player_id"))
+        if not originals:
+            raise AnnulError("the game has no rating records")
+        if RatingRecord.objects.filter(match=match, annuls__isnull=False).exists():
+            raise AnnulError("the game is annulled already")
+        players = {p.pk: p for p in Player.objects.select_for_update()
+                   .filter(pk__in=[r.player_id for r in originals]).order_by("pk")}
+        made = []
+        for original in originals:
+            player = players[original.player_id]
+            Player.objects.filter(pk=player.pk).update(
+                rating=F("rating") - original.points, games_played=F("games_played") - 1,
+                times_goat=F("times_goat") - int(original.goat))
+            player.refresh_from_db(fields=["rating", "active"])
+            made.append(RatingRecord.objects.create(
+                match=match, player=player, points=-original.points, rating_after=player.rating,
+                annuls=original, created_at=when))
+            _add_to_totals(player, original.created_at, -original.points, -1, -int(original.goat))
+        for player in players.values():
+            # The last game is the last one that still counts.
+            last = (RatingRecord.objects.filter(player=player, annuls=None, annulment__isnull=True)
+                    .aggregate(last=Max("created_at"))["last"])
+            Player.objects.filter(pk=player.pk).update(last_game_at=last)
+        return made
+
+
+def set_listed(player: Player, active: bool) -> None:
+    """Copy an account's open or closed state to where the ladders read it."""
+    Player.objects.filter(pk=player.pk).update(active=active)
+    RatingTotal.objects.filter(player=player).update(active=active)
+
+
+def rebuild_totals() -> int:
+    """Recompute every period total from the rating records (after a bulk import, or to
+    check the totals kept incrementally).  Returns how many totals there are."""
+    sums: dict[tuple, list[int]] = {}
+    active = dict(Player.objects.values_list("pk", "active"))
+    for record in RatingRecord.objects.select_related("annuls").order_by("pk").iterator():
+        # An annulment belongs to the period of the game it takes back.
+        game = record.annuls or record
+        sign = -1 if record.annuls_id else 1
+        for period, start in period_starts(game.created_at):
+            total = sums.setdefault((record.player_id, period, start), [0, 0, 0])
+            total[0] += record.points
+            total[1] += sign
+            total[2] += sign * int(game.goat)
+    with transaction.atomic():
+        RatingTotal.objects.all().delete()
+        RatingTotal.objects.bulk_create(
+            RatingTotal(player_id=player, period=period, start=start, points=points, games=games,
+                        goats=goats, active=active[player])
+            for (player, period, start), (points, games, goats) in sums.items())
+    return len(sums)

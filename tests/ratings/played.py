@@ -1,0 +1,79 @@
+"""Play a game record (RECORD.md) through games.services, as people at a real table would.
+
+The one thing a test cannot do through the services' public functions is choose the
+deal (a real game deals from ``secrets.SystemRandom``), so each round of the record is
+dealt the way ``services._deal`` deals — the same locked transaction, move log and
+``_advance`` — with the record's deal in place of a random one.  Every action then goes
+through ``services.act`` exactly as a browser's would; the knocks of the record are the
+ones the services make by themselves (a knock is only ever forced), so they are checked,
+not sent.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import rules, services
+from games.models import Match, MatchStatus, MoveKind, Seat
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def load(name: str) -> rules.Record:
+    return rules.loads_record((RECORDS / f"{name}.json").read_text())
+
+
+def seat_table(users, record: rules.Record, rated: bool = True) -> Match:
+    """A running match with ``users`` seated in order, as a full request becomes."""
+    match = Match.objects.create(seats_count=len(users), fish=record.fish,
+                                 turn_seconds=record.turn_seconds, rated=rated,
+                                 status=MatchStatus.PLAYING, started_at=timezone.now(),
+                                 created_by=users[0])
+    for number, user in enumerate(users):
+        Seat.objects.create(match=match, number=number, user=user)
+    return match
+
+
+def deal(match: Match, the_deal: rules.Deal) -> None:
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        state = (rules.GameState.from_json(locked.state) if locked.state
+                 else rules.new_game(locked.seats_count, locked.fish))
+        assert state.phase == rules.DEAL, "a round is dealt only when the last one is over"
+        state, events = rules.start_round(state, the_deal)
+        services._log(locked, MoveKind.DEAL, None, the_deal.to_json())
+        services._advance(locked, state, events)
+    match.refresh_from_db()
+
+
+def play_round(match: Match, users, moves) -> None:
+    for action in moves:
+        match.refresh_from_db()
+        state = rules.GameState.from_json(match.state)
+        if action.kind == rules.KNOCK:
+            # Made by the services already: the same knock must be in the log.
+            assert match.moves.filter(kind=MoveKind.KNOCK, seat=action.seat).exists()
+            continue
+        assert state.turn == action.seat, (action, state)
+        message = {k: v for k, v in action.to_json().items() if k != "seat"}
+        services.act(match.pk, users[action.seat], message, match.version)
+    match.refresh_from_db()
+
+
+def play(match: Match, users, record: rules.Record, rounds: int | None = None) -> Match:
+    """Deal and play the record's rounds (all, or the first ``rounds``) through the services."""
+    for number, rnd in enumerate(record.rounds[:rounds], 1):
+        deal(match, rnd.deal)
+        play_round(match, users, rnd.moves)
+    match.refresh_from_db()
+    return match
+
+
+def record_json(match: Match) -> dict:
+    from games.records import record_of
+
+    return json.loads(record_of(match).dumps())
