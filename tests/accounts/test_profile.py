@@ -38,3 +38,106 @@ def test_the_ladder_index_exists(db):
     with connection.cursor() as cursor:
         constraints = connection.introspection.get_constraints(cursor, Player._meta.db_table)
     assert constraints["player_ladder_idx"]["columns"] == ["rating", "id"]
+
+
+# -- the rating history and the games (issue 5, point 3) --------------------------------
+
+import re  # noqa: E402
+from datetime import timedelta  # noqa: E402
+
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from games.models import MatchStatus  # noqa: E402
+from ratings.services import record_game  # noqa: E402
+
+
+@pytest.fixture
+def ended_game(make_match):
+    """ended_game([masha, olya], points=[8, 0], goats=[1]) -> a finished rated game."""
+    moments = iter(range(1, 10_000))
+
+    def make(people, points, goats=(), status=MatchStatus.FINISHED, rated=True, private=False,
+             interrupted_by=None):
+        ended = timezone.now() - timedelta(days=400) + timedelta(hours=next(moments))
+        match = make_match(people, status=status, rated=rated, private=private, ended_at=ended,
+                           result={"goats": list(goats), "interrupted_by": interrupted_by,
+                                   "reason": "timeout" if interrupted_by is not None else None,
+                                   "scores": [101 if s in goats else 25 for s in range(len(people))],
+                                   "rating_points": points})
+        record_game(match, points, goats)
+        return match
+    return make
+
+
+def game_rows(page):
+    body = page.split('class="games-table"')[1].split("</tbody>")[0]
+    return re.findall(r"<tr[^>]*>(.*?)</tr>", body.split("<tbody>")[1], re.S)
+
+
+def test_the_profile_draws_the_rating_history_as_svg(client, make_user, ended_game):
+    masha, olya = make_user("masha"), make_user("olya")
+    ended_game([masha, olya], [8, 0], goats=[1])
+    ended_game([masha, olya], [3, 0], goats=[1])
+    page = client.get("/players/masha/").content.decode()
+    svg = page.split('<figure class="rating-chart">')[1].split("</figure>")[0]
+    assert "<svg" in svg and 'class="line"' in svg and "<script" not in page.split("</header>")[1]
+    assert "11" in svg  # the current rating is the chart's title
+    path = re.search(r'class="line" d="([^"]+)"', svg).group(1)
+    assert path.startswith("M") and path.count("V") == 2  # two steps: +8, then +3
+    assert "История рейтинга" in page
+
+
+def test_a_new_player_has_no_chart_and_no_games(client, user):
+    page = client.get("/players/masha/").content.decode()
+    assert "rating-chart" not in page
+    assert "Рейтинговых партий пока нет." in page and "Партий пока нет." in page
+
+
+def test_the_games_table_links_every_game(client, make_user, ended_game):
+    masha, olya, alex = make_user("masha"), make_user("olya"), make_user("alex")
+    won = ended_game([masha, olya], [8, 0], goats=[1])
+    lost = ended_game([alex, masha], [8, 0], goats=[1])
+    timed_out = ended_game([masha, alex], [0, 1], status=MatchStatus.INTERRUPTED, interrupted_by=0)
+    page = client.get("/players/masha/").content.decode()
+    rows = game_rows(page)
+    assert len(rows) == 3
+    newest = rows[0]
+    assert f'href="/games/{timed_out.pk}/record/"' in newest and "кончилось время" in newest
+    assert "+0" in newest and 'href="/players/alex/"' in newest
+    assert f'href="/games/{lost.pk}/record/"' in rows[1] and "козёл" in rows[1]
+    assert f'href="/games/{won.pk}/record/"' in rows[2] and "не козёл" in rows[2] and "+8" in rows[2]
+    assert re.search(r">8</td>", rows[1])  # rating after: 8, then 8, then 8
+
+
+def test_the_games_table_pages_with_the_same_queries(client, make_user, ended_game):
+    masha, olya = make_user("masha"), make_user("olya")
+    ended_game([masha, olya], [5, 0], goats=[1])
+    with CaptureQueriesContext(connection) as few:
+        client.get("/players/masha/")
+    for _ in range(24):
+        ended_game([masha, olya], [5, 0], goats=[1])
+    with CaptureQueriesContext(connection) as many:
+        first = client.get("/players/masha/").content.decode()
+    assert len(many) == len(few)
+    assert len(game_rows(first)) == 20 and "Страница 1 из 2" in first
+    second = client.get("/players/masha/?page=2").content.decode()
+    assert len(game_rows(second)) == 5
+
+
+def test_an_annulled_game_is_marked_and_a_private_one_not_linked(client, make_user, ended_game):
+    from accounts.models import User
+    from games import moderation
+    from django.contrib.auth.models import Group
+
+    masha, olya = make_user("masha"), make_user("olya")
+    annulled = ended_game([masha, olya], [8, 0], goats=[1])
+    secret = ended_game([masha, olya], [2, 0], goats=[1], private=True)
+    moder = make_user("moder", is_staff=True)
+    moder.groups.add(Group.objects.get(name="moderators"))
+    moderation.annul_game(annulled.pk, User.objects.get(pk=moder.pk), "fixed game")
+    page = client.get("/players/masha/").content.decode()
+    rows = game_rows(page)
+    assert "аннулирована" in rows[1] and "<s>+8</s>" in rows[1]
+    assert f"/games/{secret.pk}/record/" not in rows[0] and "закрытая" in rows[0]
+    assert Player.objects.get(user=masha).rating == 2

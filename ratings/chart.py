@@ -1,0 +1,105 @@
+"""A player's rating over time as an SVG chart, drawn on the server (no chart library).
+
+The rating only changes at a game's end (or an annulment), so the line is a staircase:
+flat between records, a step at each one.  A long history is thinned to at most a few
+points per pixel column: the lowest and the highest rating in the column, in time order,
+which keeps every step and drop that the eye could see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+WIDTH, HEIGHT = 640, 220
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28     # margins for the labels
+GRID_LINES = 4
+
+
+@dataclass
+class Chart:
+    width: int
+    height: int
+    path: str                      # the staircase, as SVG path data
+    area: str                      # the same, closed to the axis, for a light fill
+    y_ticks: list[tuple[str, int]]
+    x_ticks: list[tuple[str, datetime]]
+    last: tuple[str, str, int]      # where the current rating is drawn, and its value
+    count: int                      # records drawn from
+    plot_left: int = LEFT
+    plot_right: int = WIDTH - RIGHT
+    plot_bottom: int = HEIGHT - BOTTOM
+
+
+def _nice_top(value: int) -> int:
+    """A round number at or above ``value`` to end the y axis on (10, 20, 50, 100, ...)."""
+    top = max(value, 10)
+    step = 1
+    while step * 10 <= top:
+        step *= 10
+    for multiple in (1, 2, 2.5, 5, 10):
+        if step * multiple >= top:
+            return int(step * multiple)
+    return top
+
+
+def thin(points: list[tuple[datetime, int]], columns: int) -> list[tuple[datetime, int]]:
+    """At most the lowest and the highest point of each of ``columns`` time columns."""
+    if len(points) <= 2 * columns:
+        return points
+    first, span = points[0][0], (points[-1][0] - points[0][0]).total_seconds() or 1
+    kept, column, low, high = [], None, None, None
+
+    def flush():
+        if low is not None:
+            kept.extend(sorted({low, high}, key=lambda p: p[0]) if low != high else [low])
+
+    for point in points:
+        here = int((point[0] - first).total_seconds() / span * (columns - 1))
+        if here != column:
+            flush()
+            column, low, high = here, point, point
+        else:
+            low = point if point[1] < low[1] else low
+            high = point if point[1] >= high[1] else high
+    flush()
+    if kept[-1] != points[-1]:
+        kept.append(points[-1])  # the current rating is always the line's end
+    return kept
+
+
+def rating_chart(points: list[tuple[datetime, int]], start: datetime | None = None,
+                 now: datetime | None = None) -> Chart | None:
+    """The chart of ``points`` (time, rating after), oldest first; None with no points.
+
+    The line starts at 0 at ``start`` (the account's creation) and runs on, flat, to
+    ``now``.
+    """
+    if not points:
+        return None
+    count = len(points)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    points = thin(points, plot_w)
+    begin = min(start or points[0][0], points[0][0])
+    end = max(now or points[-1][0], points[-1][0])
+    span = (end - begin).total_seconds() or 1
+    top = _nice_top(max(rating for _, rating in points))
+
+    # Coordinates as short strings ("44", "120.5"): they go straight into the SVG, and a
+    # number would be localized by the template ("120,5" in Russian).
+    def x(when):
+        return f"{round(LEFT + (when - begin).total_seconds() / span * plot_w, 1):g}"
+
+    def y(rating):
+        return f"{round(TOP + plot_h - rating / top * plot_h, 1):g}"
+
+    steps = [f"M{x(begin)},{y(0)}"]
+    for when, rating in points:
+        steps.append(f"H{x(when)}V{y(rating)}")
+    steps.append(f"H{x(end)}")
+    path = "".join(steps)
+    area = f"{path}V{y(0)}Z"
+    y_ticks = [(y(top * i / GRID_LINES), round(top * i / GRID_LINES)) for i in range(GRID_LINES + 1)]
+    x_ticks = [(x(begin), begin), (x(end), end)]
+    return Chart(WIDTH, HEIGHT, path, area, y_ticks, x_ticks,
+                 (x(end), y(points[-1][1]), points[-1][1]), count)

@@ -1,0 +1,109 @@
+"""A player's history for their page: the rating chart and their games, a page at a time.
+
+A page costs the same few queries whatever its size: the count, the page of seats with
+their games, everybody's seats at those games, and this player's rating records of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.core.paginator import Paginator
+from django.utils import timezone
+
+from games.models import Match, MatchStatus, Seat
+from ratings.chart import rating_chart
+from ratings.models import RatingRecord
+
+RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)  # every other game is over
+GAMES_PER_PAGE = 20
+
+
+def chart_for(player, joined=None):
+    points = list(RatingRecord.objects.filter(player=player).order_by("created_at", "id")
+                  .values_list("created_at", "rating_after"))
+    return rating_chart(points, start=joined, now=timezone.now())
+
+
+@dataclass
+class GameRow:
+    match: Match
+    seat: int
+    players: list = field(default_factory=list)   # (name, login or None for a bot, is_me)
+    outcome: str = ""       # goat, safe, timeout, left, interrupted, aborted
+    score: int | None = None
+    record: RatingRecord | None = None
+    annulled: bool = False
+    visible: bool = True    # whether the viewer may open the game's page
+
+
+def _outcome(match: Match, seat: int) -> str:
+    result = match.result or {}
+    if match.status == MatchStatus.ABORTED:
+        return "aborted"
+    if match.status == MatchStatus.INTERRUPTED:
+        if result.get("interrupted_by") == seat:
+            return "timeout" if result.get("reason") == "timeout" else "left"
+        return "interrupted"
+    return "goat" if seat in (result.get("goats") or []) else "safe"
+
+
+def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
+    """A page of the games ``person`` sat at that are over, newest first, as GameRows.
+
+    A person sits at one table at a time, so their games follow one another: newest
+    first is highest match id first, and "over" is every game but the one (at most)
+    they sit at now.  So neither the count nor the order needs each game's row: both
+    read the person's seats alone (a join to the games for their status and end time
+    costs a look-up per game, thousands for a keen player).
+    """
+    running = Match.objects.filter(status__in=RUNNING, seats__user=person).values("pk")
+    seats = Seat.objects.filter(user=person).exclude(match_id__in=running).order_by("-match_id")
+    page = Paginator(_SeatPages(seats), per_page).get_page(number)
+    matches = {s.match_id: s.match for s in page.object_list}
+    everyone: dict[int, list[Seat]] = {}
+    for seat in (Seat.objects.filter(match_id__in=list(matches)).select_related("user")
+                 .order_by("match_id", "number")):
+        everyone.setdefault(seat.match_id, []).append(seat)
+    records, annulled = {}, set()
+    for record in RatingRecord.objects.filter(player=person.player, match_id__in=list(matches)):
+        if record.annuls_id:
+            annulled.add(record.match_id)
+        else:
+            records[record.match_id] = record
+    staff = viewer is not None and viewer.is_authenticated and viewer.is_staff
+    rows = []
+    for seat in page.object_list:
+        match = seat.match
+        at_table = everyone.get(match.pk, [])
+        seated = viewer is not None and viewer.is_authenticated and any(
+            s.user_id == viewer.pk for s in at_table)
+        scores = (match.result or {}).get("scores")
+        rows.append(GameRow(
+            match=match, seat=seat.number,
+            players=[(s.user.username if s.user_id else s.bot_name,
+                      s.user.username if s.user_id else None, s.user_id == person.pk)
+                     for s in at_table],
+            outcome=_outcome(match, seat.number),
+            score=scores[seat.number] if scores else None,
+            record=records.get(match.pk), annulled=match.pk in annulled,
+            visible=not match.private or seated or staff,
+        ))
+    page.object_list = rows
+    return page
+
+
+class _SeatPages:
+    """The seats as the Paginator wants them: a count, and slices whose games are joined
+    for the slice's rows only (picked by id first), however deep the page."""
+
+    def __init__(self, seats):
+        self.seats = seats
+
+    def count(self):
+        return self.seats.count()
+
+    def __getitem__(self, window: slice):
+        ids = self.seats.values("pk")[window]
+        return list(Seat.objects.filter(pk__in=ids).select_related("match")
+                    .defer("match__state").order_by("-match_id"))

@@ -1,0 +1,40 @@
+"""The rating chart (ratings/chart.py): a staircase in SVG path data, thinned when long."""
+
+from datetime import datetime, timedelta, timezone
+
+from ratings.chart import HEIGHT, WIDTH, _nice_top, rating_chart, thin
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def test_no_history_no_chart():
+    assert rating_chart([]) is None
+
+
+def test_a_staircase_from_zero_through_every_record():
+    chart = rating_chart([(T0 + timedelta(days=1), 8), (T0 + timedelta(days=2), 11)], start=T0,
+                         now=T0 + timedelta(days=4))
+    assert chart.path.startswith("M44,")
+    assert chart.path.count("H") == 3 and chart.path.count("V") == 2
+    assert chart.last[2] == 11 and chart.last[0] == str(WIDTH - 12)
+    assert chart.y_ticks[0][1] == 0 and chart.y_ticks[-1][1] == 20
+    assert chart.area.endswith("Z")
+    for y, _ in chart.y_ticks:
+        assert 0 <= float(y) <= HEIGHT
+
+
+def test_nice_tops():
+    assert [_nice_top(v) for v in (0, 7, 11, 23, 99, 101, 260, 4100)] == [10, 10, 20, 25, 100, 200, 500, 5000]
+
+
+def test_a_long_history_is_thinned_but_keeps_its_end_and_its_drops():
+    points, rating = [], 0
+    for i in range(20_000):
+        rating += i % 3
+        points.append((T0 + timedelta(minutes=i), rating))
+    points.insert(10_000, (points[9_999][0] + timedelta(seconds=1), 5))  # an annulment's drop
+    kept = thin(points, 584)
+    assert len(kept) <= 2 * 584 + 1
+    assert kept[-1] == points[-1] and kept[0] == points[0]
+    assert (points[10_000][0], 5) in kept
+    assert [p[0] for p in kept] == sorted(p[0] for p in kept)
