@@ -15,14 +15,21 @@ VIEW = [
     ("games", "move"),
     ("games", "roundscore"),
     ("ratings", "ratingrecord"),
+    ("ratings", "ratingtotal"),
+    ("accounts", "moderatoraction"),
     ("axes", "accessattempt"),
     ("axes", "accessfailurelog"),
     ("axes", "accesslog"),
 ]
-# What a moderator may do: deactivate or reactivate an account, lift a log-in lock.
+# What a moderator may do: everything on the moderation pages (abort or annul a game,
+# close or reopen an account, each with a reason in the log), and lift a log-in lock.
 ACT = [
-    ("accounts", "change_user"),
+    ("accounts", "moderate"),
     ("axes", "delete_accessattempt"),
+]
+# Given once, taken back: accounts are closed on the moderation pages, never in the admin.
+REVOKED = [
+    ("accounts", "change_user"),
 ]
 
 
@@ -44,3 +51,6 @@ def ensure_group(sender=None, apps=None, using="default", **kwargs):
         )
         if permission is not None:
             group.permissions.add(permission)
+    for app_label, codename in REVOKED:
+        group.permissions.remove(*Permission.objects.using(using).filter(
+            content_type__app_label=app_label, codename=codename))

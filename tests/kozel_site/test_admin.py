@@ -102,26 +102,29 @@ def test_a_moderator_sees_everything(moderator_client, finished_match):
     assert moderator_client.get(change(finished_match)).status_code == 200
 
 
-def test_a_moderator_may_close_an_account_and_nothing_more(moderator_client, finished_match):
+def test_accounts_are_closed_on_the_moderation_pages_not_in_the_admin(moderator_client, finished_match, make_user):
+    """Closing an account needs a reason and ends the person's game (games.moderation), so
+    the admin shows "active" with a link to the moderation page and changes nothing."""
     from accounts.models import User
 
     masha = User.objects.get(username="masha")
     page = moderator_client.get(change(masha)).content.decode()
-    assert 'name="is_active"' in page and 'name="is_superuser"' not in page
-    inline = {"player-TOTAL_FORMS": "1", "player-INITIAL_FORMS": "1", "player-0-id": str(masha.player.pk),
-              "player-0-user": str(masha.pk)}
-    response = moderator_client.post(
-        change(masha), {"is_superuser": "on", "is_staff": "on", "username": "x", **inline}
-    )
-    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert 'name="is_active"' not in page and 'name="is_superuser"' not in page
+    assert reverse("moderation:player", args=["masha"]) in page
+    assert moderator_client.post(change(masha), {"is_superuser": "on", "username": "x"}).status_code == 403
     masha.refresh_from_db()
-    assert not masha.is_active and not masha.is_superuser and masha.username == "masha"
+    assert masha.is_active and not masha.is_superuser and masha.username == "masha"
 
     password_url = reverse("admin:auth_user_password_change", args=[masha.pk])
     assert moderator_client.get(password_url).status_code == 403
-    boss = User.objects.create_user("boss2", is_staff=True, is_superuser=True)
-    assert moderator_client.post(change(boss), {"is_active": ""}).status_code == 403
-    assert User.objects.get(pk=boss.pk).is_active
+    # Not even a superuser unticks "active" here.
+    from django.test import Client
+
+    admin_client = Client()
+    admin_client.force_login(make_user("boss", is_staff=True, is_superuser=True))
+    page = admin_client.get(change(masha)).content.decode()
+    assert 'name="is_active"' not in page and 'name="email"' in page
+    assert reverse("moderation:player", args=["masha"]) in page
 
 
 def test_players_stats_are_read_only_in_the_admin(admin_client, finished_match):
