@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-WIDTH, HEIGHT = 640, 220
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28     # margins for the labels
+# Drawn in a small box and scaled by the browser: on a phone the labels stay readable.
+WIDTH, HEIGHT = 480, 200
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 30     # margins for the labels
 GRID_LINES = 4
 
 

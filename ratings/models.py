@@ -58,7 +58,8 @@ class RatingRecord(AppendOnlyModel):
         indexes = [
             # A player's history in time order, with what the chart draws (PostgreSQL reads
             # a keen player's thousands of records from the index alone).
-            models.Index(fields=["player", "created_at", "id"], include=["rating_after"],
+            # (rating_after is a key column rather than INCLUDEd: SQLite has no INCLUDE.)
+            models.Index(fields=["player", "created_at", "id", "rating_after"],
                          name="ratingrecord_history_idx"),
             # Records by time (the admin's date drill-down, rebuilding period totals).
             models.Index(fields=["created_at"], name="ratingrecord_period_idx"),

@@ -112,7 +112,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='ratingrecord',
-            index=models.Index(fields=['player', 'created_at', 'id'], include=('rating_after',), name='ratingrecord_history_idx'),
+            index=models.Index(fields=['player', 'created_at', 'id', 'rating_after'], name='ratingrecord_history_idx'),
         ),
         migrations.RunPython(fill_goats_and_totals, migrations.RunPython.noop),
     ]
