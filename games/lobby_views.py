@@ -15,7 +15,11 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import (
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import lobby as lobby_list
@@ -42,7 +46,8 @@ def _room_url(match):
 
 def _to_login(request, back):
     if request.htmx:
-        return HttpResponseClientRedirect(f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}")
+        login = resolve_url(settings.LOGIN_URL)
+        return HttpResponseClientRedirect(f"{login}?{urlencode({'next': back})}")
     return redirect_to_login(back)
 
 

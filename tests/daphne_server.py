@@ -28,6 +28,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Self
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,19 +108,16 @@ class DaphneServer:
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def start(self) -> DaphneServer:
+    def start(self) -> Self:
         """Start the server and wait until it answers HTTP (raises, with its log, if not)."""
         if self.running:
             raise RuntimeError("The server is already running.")
-        log = open(self.log_path, "ab")
-        try:
+        with open(self.log_path, "ab") as log:  # the child keeps its own copy of the file
             self.process = subprocess.Popen(
                 [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), "kozel_site.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,  # a Ctrl-C in the terminal is pytest's, not the server's
             )
-        finally:
-            log.close()
         self._wait_until_ready()
         return self
 
@@ -155,7 +153,7 @@ class DaphneServer:
         self.process.kill()
         self.process.wait(10)
 
-    def restart(self) -> DaphneServer:
+    def restart(self) -> Self:
         self.stop()
         return self.start()
 
@@ -165,7 +163,7 @@ class DaphneServer:
         except FileNotFoundError:
             return "(no log)"
 
-    def __enter__(self) -> DaphneServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc) -> None:

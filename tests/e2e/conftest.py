@@ -41,9 +41,8 @@ def browser(monkeypatch):
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (the browser tests "
                     "use Debian's Chromium; Playwright cannot download browsers here).")
-    from playwright.sync_api import sync_playwright
-
     from django.db import connections
+    from playwright.sync_api import sync_playwright
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:

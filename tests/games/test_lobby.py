@@ -142,7 +142,7 @@ def test_the_lobby_speaks_english_on_request(client, make_user):
 
 def test_the_create_form_has_its_fields_and_defaults(logged_in_client):
     page = page_of(logged_in_client)
-    form = re.search(r'<form[^>]*data-testid="create-request".*?</form>', page, re.S).group(0)
+    form = re.search(r'<form[^>]*data-testid="create-request".*?</form>', page, re.DOTALL).group(0)
     assert 'method="post"' in form and 'action="/games/new/"' in form and "csrfmiddlewaretoken" in form
     for value in ("2", "3", "4"):
         assert f'name="players" value="{value}"' in form
@@ -366,7 +366,7 @@ def test_play_with_bots_starts_a_game_and_goes_to_the_room(client, make_user):
     me = make_user("me")
     client.force_login(me)
     page = page_of(client)
-    form = re.search(r'<form[^>]*data-testid="play-bots".*?</form>', page, re.S).group(0)
+    form = re.search(r'<form[^>]*data-testid="play-bots".*?</form>', page, re.DOTALL).group(0)
     assert 'name="players" value="2"' in form and 'action="/games/bots/"' in form
     response = client.post(BOTS, {"players": "3", "fish": "one", "turn_seconds": "30"})
     match = Match.objects.get()
