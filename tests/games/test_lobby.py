@@ -316,6 +316,14 @@ def test_anonymous_visitors_cannot_join_or_leave(client, make_user):
     assert match.seats.count() == 1
 
 
+def test_an_htmx_post_from_a_visitor_is_sent_to_log_in(client, make_user):
+    # A lobby page left open after its session ended still has the pushed join buttons.
+    match = services.create_request(make_user("masha"), players=2)
+    response = client.post(join_url(match), HTTP_HX_REQUEST="true")
+    assert response["HX-Redirect"] == "/accounts/login/?next=%2F"
+    assert match.seats.count() == 1
+
+
 # -- private tables ---------------------------------------------------------------------
 
 def test_the_invitation_link_joins_a_private_table(client, make_user):
