@@ -9,7 +9,7 @@ which keeps every step and drop that the eye could see.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 # Drawn in a small box and scaled by the browser: on a phone the labels stay readable.
 WIDTH, HEIGHT = 480, 200
@@ -44,11 +44,20 @@ def _nice_top(value: int) -> int:
     return top
 
 
-def thin(points: list[tuple[datetime, int]], columns: int) -> list[tuple[datetime, int]]:
-    """At most the lowest and the highest point of each of ``columns`` time columns."""
+def _seconds(when) -> float:
+    """A moment as seconds since 1970: a datetime, or already a number."""
+    return when.timestamp() if isinstance(when, datetime) else float(when)
+
+
+def thin(points: list[tuple], columns: int) -> list[tuple]:
+    """At most the lowest and the highest point of each of ``columns`` time columns.
+
+    Times are datetimes or seconds since 1970 (what ratings.history reads: a keen
+    player's thousands of records load much faster as numbers)."""
     if len(points) <= 2 * columns:
         return points
-    first, span = points[0][0], (points[-1][0] - points[0][0]).total_seconds() or 1
+    first = _seconds(points[0][0])
+    span = (_seconds(points[-1][0]) - first) or 1
     kept, column, low, high = [], None, None, None
 
     def flush():
@@ -56,7 +65,7 @@ def thin(points: list[tuple[datetime, int]], columns: int) -> list[tuple[datetim
             kept.extend(sorted({low, high}, key=lambda p: p[0]) if low != high else [low])
 
     for point in points:
-        here = int((point[0] - first).total_seconds() / span * (columns - 1))
+        here = int((_seconds(point[0]) - first) / span * (columns - 1))
         if here != column:
             flush()
             column, low, high = here, point, point
@@ -69,9 +78,10 @@ def thin(points: list[tuple[datetime, int]], columns: int) -> list[tuple[datetim
     return kept
 
 
-def rating_chart(points: list[tuple[datetime, int]], start: datetime | None = None,
+def rating_chart(points: list[tuple], start: datetime | None = None,
                  now: datetime | None = None) -> Chart | None:
     """The chart of ``points`` (time, rating after), oldest first; None with no points.
+    Times are datetimes or seconds since 1970.
 
     The line starts at 0 at ``start`` (the account's creation) and runs on, flat, to
     ``now``.
@@ -81,15 +91,15 @@ def rating_chart(points: list[tuple[datetime, int]], start: datetime | None = No
     count = len(points)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     points = thin(points, plot_w)
-    begin = min(start or points[0][0], points[0][0])
-    end = max(now or points[-1][0], points[-1][0])
-    span = (end - begin).total_seconds() or 1
+    begin = min(_seconds(start or points[0][0]), _seconds(points[0][0]))
+    end = max(_seconds(now or points[-1][0]), _seconds(points[-1][0]))
+    span = (end - begin) or 1
     top = _nice_top(max(rating for _, rating in points))
 
     # Coordinates as short strings ("44", "120.5"): they go straight into the SVG, and a
     # number would be localized by the template ("120,5" in Russian).
     def x(when):
-        return f"{round(LEFT + (when - begin).total_seconds() / span * plot_w, 1):g}"
+        return f"{round(LEFT + (_seconds(when) - begin) / span * plot_w, 1):g}"
 
     def y(rating):
         return f"{round(TOP + plot_h - rating / top * plot_h, 1):g}"
@@ -101,6 +111,6 @@ def rating_chart(points: list[tuple[datetime, int]], start: datetime | None = No
     path = "".join(steps)
     area = f"{path}V{y(0)}Z"
     y_ticks = [(y(top * i / GRID_LINES), round(top * i / GRID_LINES)) for i in range(GRID_LINES + 1)]
-    x_ticks = [(x(begin), begin), (x(end), end)]
+    x_ticks = [(x(moment), datetime.fromtimestamp(moment, timezone.utc)) for moment in (begin, end)]
     return Chart(WIDTH, HEIGHT, path, area, y_ticks, x_ticks,
                  (x(end), y(points[-1][1]), points[-1][1]), count)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.paginator import Paginator
+from django.db.models import FloatField, Func
 from django.utils import timezone
 
 from games.models import Match, MatchStatus, Seat
@@ -19,9 +20,25 @@ RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)  # every other game is over
 GAMES_PER_PAGE = 20
 
 
+class Epoch(Func):
+    """A datetime column as seconds since 1970: thousands of numbers load several times
+    faster than as many time-zone-aware datetimes (a keen player's chart)."""
+
+    output_field = FloatField()
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection,
+                           template="EXTRACT(EPOCH FROM %(expressions)s)::float8", **extra)
+
+    def as_sqlite(self, compiler, connection, **extra):
+        # SQLite keeps UTC datetimes as text; julianday() reads them.
+        return self.as_sql(compiler, connection,
+                           template="((julianday(%(expressions)s) - 2440587.5) * 86400.0)", **extra)
+
+
 def chart_for(player, joined=None):
     points = list(RatingRecord.objects.filter(player=player).order_by("created_at", "id")
-                  .values_list("created_at", "rating_after"))
+                  .values_list(Epoch("created_at"), "rating_after"))
     return rating_chart(points, start=joined, now=timezone.now())
 
 

@@ -38,3 +38,19 @@ def test_a_long_history_is_thinned_but_keeps_its_end_and_its_drops():
     assert kept[-1] == points[-1] and kept[0] == points[0]
     assert (points[10_000][0], 5) in kept
     assert [p[0] for p in kept] == sorted(p[0] for p in kept)
+
+
+def test_the_database_gives_the_chart_its_times_as_seconds(db, make_user, make_match):
+    """ratings.history reads times as numbers (Epoch): the same moments on either database."""
+    import pytest
+
+    from ratings.history import Epoch
+    from ratings.models import RatingRecord
+    from ratings.services import record_game
+
+    masha, olya = make_user("masha"), make_user("olya")
+    moment = datetime(2026, 3, 4, 5, 6, 7, 891011, tzinfo=timezone.utc)
+    match = make_match([masha, olya], status="finished", ended_at=moment)
+    record_game(match, [8, 0], [1])
+    seconds = list(RatingRecord.objects.order_by("id").values_list(Epoch("created_at"), flat=True))
+    assert seconds == [pytest.approx(moment.timestamp(), abs=0.001)] * 2
