@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import notify, services, snapshots
+from games import layerwatch, notify, services, snapshots
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.snapshots.watch(self.match_id)
         self.group = notify.match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.layer_watch = layerwatch.watch()  # Redis restarts (games/layerwatch.py)
+        if self.layer_watch is not None:
+            self.layer_watch.add(self)
         await self.accept()
         await self.send_room()
 
@@ -107,6 +110,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         return True, match.private, services.seat_of(match, self.user)
 
     async def disconnect(self, code):
+        if getattr(self, "layer_watch", None) is not None:
+            self.layer_watch.discard(self)
         if hasattr(self, "snapshots"):
             self.snapshots.unwatch(self.match_id)
         if hasattr(self, "group"):
@@ -162,6 +167,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if event["version"] > self.sent_version:
             snapshot = await self.snapshots.at_least(self.match_id, event["version"])
             await self.send_snapshot(snapshot, event.get("events", ()))
+
+    async def rejoin(self, since: float):
+        """After Redis came back: be in the group again, and send a view loaded since."""
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_snapshot(await self.snapshots.at_least(self.match_id, 0, since))
 
     async def send_room(self, events=()):
         """This seat's full view, loaded now (on connecting, resyncing, a stale move)."""

@@ -88,13 +88,16 @@ class Snapshots:
         self._keep(match_id, snapshot)
         return snapshot
 
-    async def at_least(self, match_id: int, version: int) -> Snapshot | None:
-        """A snapshot of ``version`` or newer, shared by every consumer here that asks for
-        it at about the same time (one load, however many seats are waiting)."""
+    async def at_least(self, match_id: int, version: int,
+                       loaded_after: float | None = None) -> Snapshot | None:
+        """A snapshot of ``version`` or newer (and loaded after ``loaded_after``, a
+        ``time.monotonic()``), shared by every consumer here that asks for it at about
+        the same time (one load, however many seats are waiting)."""
         for _attempt in range(3):
             snapshot = self.latest.get(match_id)
             if snapshot is not None and snapshot.version >= version \
-                    and time.monotonic() - snapshot.loaded < MAX_AGE:
+                    and time.monotonic() - snapshot.loaded < MAX_AGE \
+                    and (loaded_after is None or snapshot.loaded >= loaded_after):
                 return snapshot
             pending = self.loading.get(match_id)
             if pending is None:
@@ -105,7 +108,8 @@ class Snapshots:
                     if self.loading.get(match_id) is done else None)
             # shield: a consumer that goes away must not cancel the load others wait for
             snapshot = await asyncio.shield(pending)
-            if snapshot is None or snapshot.version >= version:
+            if snapshot is None or (snapshot.version >= version and (
+                    loaded_after is None or snapshot.loaded >= loaded_after)):
                 return snapshot
             # That load began before the change committed: load again.
         return await self.fresh(match_id)
