@@ -49,7 +49,7 @@ def _seats():
 @moderator_required
 def index(request):
     running = (Match.objects.filter(status__in=services.RUNNING).prefetch_related(_seats())
-               .defer("state").order_by("-status", "-started_at", "-created_at"))
+               .defer("state").order_by("status", "-started_at", "-created_at"))  # playing, then waiting
     page = Paginator(running, RUNNING_PER_PAGE).get_page(request.GET.get("page"))
     actions = ModeratorAction.objects.select_related("moderator", "person", "match")[:20]
     return render(request, "games/moderation/index.html", {

@@ -48,13 +48,11 @@ def game(request, match_id):
                  .select_related("moderator").first())
     aborted = (ModeratorAction.objects.filter(match=match, action=ModeratorAction.Kind.ABORT)
                .select_related("moderator").first())
-    # The final standing: from the result when the game ended by the rules, else (aborted)
-    # from the state it stopped in.
+    # The final standing: from the result when the game ended by the rules, else (an
+    # aborted game) from the state it stopped in.
     scores = result.get("scores")
-    state = None
     if scores is None and match.state is not None:
-        state = state_after(match)
-        scores = list(state.scores)
+        scores = list(state_after(match).scores)
     points = result.get("rating_points") or [None] * match.seats_count
     players = [{
         "number": s.number, "name": names[s.number], "login": s.user.username if s.user_id else None,
@@ -70,8 +68,6 @@ def game(request, match_id):
         "match": match, "players": players, "result": result,
         "table": round_table(match, names, match.seats_count),
         "annulment": annulment, "aborted": aborted, "moderator": staff,
-        "can_annul": staff and match.rated and match.status != MatchStatus.ABORTED
-        and annulment is None and bool(records),
     })
 
 

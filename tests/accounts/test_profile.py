@@ -126,9 +126,10 @@ def test_the_games_table_pages_with_the_same_queries(client, make_user, ended_ga
 
 
 def test_an_annulled_game_is_marked_and_a_private_one_not_linked(client, make_user, ended_game):
+    from django.contrib.auth.models import Group
+
     from accounts.models import User
     from games import moderation
-    from django.contrib.auth.models import Group
 
     masha, olya = make_user("masha"), make_user("olya")
     annulled = ended_game([masha, olya], [8, 0], goats=[1])

@@ -133,7 +133,7 @@ def test_the_replay_steps_through_every_move_with_every_hand(client, finished):
             assert f'data-tile="{tile.name}"' in first
     for tile in record.rounds[0].deal.bazaar:      # and the bazaar
         assert f'data-tile="{tile.name}"' in first
-    assert f"?step=2" in first and "?step=0" in first
+    assert "?step=2" in first and "?step=0" in first
 
     second = client.get(f"/games/{finished.pk}/replay/?step=2").content.decode()
     assert "Masha" in second and "4-4" in second   # Masha leads the 4-4

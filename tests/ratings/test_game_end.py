@@ -185,7 +185,8 @@ def test_a_timeout_and_a_leave_at_once_end_the_game_once(make_user):
 
 
 def test_period_starts_are_local_monday_and_first_of_month(settings):
-    from datetime import date, datetime, timezone as tz
+    from datetime import date, datetime
+    from datetime import timezone as tz
 
     # 21:30 UTC on Sunday 31 May 2026 is already Monday 1 June in Moscow.
     moment = datetime(2026, 5, 31, 21, 30, tzinfo=tz.utc)
