@@ -209,6 +209,8 @@ def announce(events, names) -> list[str]:
                         else _("%(name)s left: the game is interrupted.") % {"name": name})
         elif kind == "game_over":
             said.append(_("The game is over."))
+        elif kind == "aborted":
+            said.append(_("A moderator stopped the game."))
     return said
 
 

@@ -82,8 +82,10 @@ def create_request(user, *, players: int, fish: str = "all", turn_seconds: int =
 @transaction.atomic
 def join_request(user, match_id: int, invite_token: str | None = None) -> Match:
     """Take the next free seat of a waiting request; the game starts when the table is full."""
-    _lock_person(user)
+    # The match first, then the person: the same order as a game's end (match, then its
+    # players' ratings), so the two can never wait for each other.
     match = Match.objects.select_for_update().filter(pk=match_id).first()
+    _lock_person(user)
     if match is None or match.status != MatchStatus.WAITING:
         raise PlayError(_("This request is no longer open."), "gone")
     if match.private and not (invite_token and secrets.compare_digest(invite_token,

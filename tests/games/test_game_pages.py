@@ -43,6 +43,7 @@ def cells(page: str) -> list[str]:
     for cell in re.findall(r'<td class="cell">(.*?)</td>', table, re.S):
         text = re.sub(r'<b class="score"[^>]*>(\d+)</b>', r"R\1 ", cell)
         text = re.sub(r'<b class="remembered"[^>]*>\+(\d+)</b>', r"Y+\1 ", text)
+        text = re.sub(r'<svg class="fish-icon".*?</svg>', " 🐟 ", text, flags=re.S)
         text = re.sub(r"<[^>]+>", " ", text)
         found.append(" ".join(text.split()))
     return found

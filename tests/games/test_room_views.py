@@ -71,3 +71,17 @@ def test_leaving_by_form_interrupts_the_game(client, table):
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.status == MatchStatus.INTERRUPTED and match.result["reason"] == "left"
+
+
+def test_an_aborted_game_says_so_in_its_room(client, table, make_user):
+    from django.contrib.auth.models import Permission
+
+    from games.moderation import abort_game
+
+    match, users = table
+    moderator = make_user("moderator", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename="moderate"))
+    abort_game(match.pk, moderator, "a test of the room")
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert 'data-status="aborted"' in page and "game-end" in page
