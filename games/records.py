@@ -13,19 +13,28 @@ def _action(payload: dict) -> rules.Action:
     return rules.action_from_json({k: v for k, v in payload.items() if k != "auto"})
 
 
-def replay_states(match: Match, version: int | None = None):
-    """Yield ``(version, state)`` after each move of the log, up to ``version``."""
+def replay_log(match: Match, version: int | None = None):
+    """Yield ``(move, state_before, state_after, events)`` for each move of the log, up to
+    ``version``: the one place where the log is played through the rules."""
     moves = match.moves.order_by("number")
     if version is not None:
         moves = moves.filter(number__lte=version)
     state = rules.new_game(match.seats_count, match.fish)
     for move in moves:
+        before, events = state, []
         if move.kind == MoveKind.DEAL:
-            state, _ = rules.start_round(state, rules.deal_from_json(move.payload, match.seats_count))
+            state, events = rules.start_round(
+                state, rules.deal_from_json(move.payload, match.seats_count))
         elif move.kind in (MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK):
-            state, _ = rules.apply(state, _action(move.payload))
+            state, events = rules.apply(state, _action(move.payload))
         elif move.kind in (MoveKind.TIMEOUT, MoveKind.LEAVE):
-            state, _ = rules.interrupt(state, move.payload["seat"], move.payload["reason"])
+            state, events = rules.interrupt(state, move.payload["seat"], move.payload["reason"])
+        yield move, before, state, events
+
+
+def replay_states(match: Match, version: int | None = None):
+    """Yield ``(version, state)`` after each move of the log, up to ``version``."""
+    for move, _before, state, _events in replay_log(match, version):
         yield move.number, state
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.models import Match, MoveKind
 from games.presenters import tile_halves
-from games.records import _action
+from games.records import replay_log
 
 
 @dataclass
@@ -73,19 +73,12 @@ def _describe(move, names, before: rules.GameState, after: rules.GameState, even
 
 def step(match: Match, number: int, names: dict) -> Step:
     """The state after ``number`` moves of the log (clamped to 0..all), described."""
-    moves = list(match.moves.order_by("number"))
-    number = max(0, min(number, len(moves)))
+    total = match.moves.count()
+    number = max(0, min(number, total))
     state = rules.new_game(match.seats_count, match.fish)
-    result = Step(number, len(moves), state)
-    for index, move in enumerate(moves[:number], 1):
-        before, events = state, []
-        if move.kind == MoveKind.DEAL:
-            state, events = rules.start_round(state, rules.deal_from_json(move.payload, match.seats_count))
-        elif move.kind in (MoveKind.PLAY, MoveKind.DRAW, MoveKind.KNOCK):
-            state, events = rules.apply(state, _action(move.payload))
-        elif move.kind in (MoveKind.TIMEOUT, MoveKind.LEAVE):
-            state, events = rules.interrupt(state, move.payload["seat"], move.payload["reason"])
-        if index == number:
+    result = Step(number, total, state)
+    for move, before, state, events in replay_log(match, number):
+        if move.number == number:
             result.said, result.played = _describe(move, names, before, state, events)
             result.seat = move.seat
     result.state = state

@@ -155,19 +155,25 @@ def test_two_people_meet_in_the_lobby_and_play_a_game_to_its_end(people, daphne_
     assert masha.errors + alex.errors == []
 
 
+def start_bot_table(person, players: int) -> int:
+    """From the lobby, "Play with bots" for ``players`` seats; returns the game's id once
+    its room is shown."""
+    page = person.page
+    page.goto("/")
+    form = page.locator('form[data-testid="play-bots"]')
+    form.locator(f'input[name="players"][value="{players}"] + label').click()
+    form.locator('button[type="submit"]').click()
+    page.wait_for_url(ROOM_URL)
+    page.locator("[data-game]").wait_for()
+    return int(ROOM_URL.match(page.url).group(1))
+
+
 def test_one_person_plays_a_table_of_bots_to_its_end(people, daphne_server, make_user):
     from games.models import Match, MatchStatus
 
     olya = people("olya", phone=True)
     olya.log_in_as(make_user("olya"), daphne_server)
-    page = olya.page
-    page.goto("/")
-    form = page.locator('form[data-testid="play-bots"]')
-    form.locator('input[name="players"][value="4"] + label').click()
-    form.locator('button[type="submit"]').click()
-    page.wait_for_url(ROOM_URL)
-    match_id = int(ROOM_URL.match(page.url).group(1))
-    page.locator("[data-game]").wait_for()
+    match_id = start_bot_table(olya, 4)
 
     seat = Seat(olya)
     play_to_the_end([seat], daphne_server)

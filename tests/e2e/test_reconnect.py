@@ -9,7 +9,7 @@ import pytest
 
 from games import rules, services
 
-from .test_play_in_browser import ROOM_URL, Seat, assert_game_over_shown, play_to_the_end
+from .test_play_in_browser import Seat, assert_game_over_shown, play_to_the_end, start_bot_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -37,12 +37,7 @@ def test_the_page_reconnects_after_a_server_crash_and_the_game_goes_on(people, d
     vera = people("vera", phone=True)
     vera.log_in_as(make_user("vera"), daphne_server)
     page = vera.page
-    page.goto("/")
-    form = page.locator('form[data-testid="play-bots"]')
-    form.locator('input[name="players"][value="2"] + label').click()
-    form.locator('button[type="submit"]').click()
-    page.wait_for_url(ROOM_URL)
-    match_id = int(ROOM_URL.match(page.url).group(1))
+    match_id = start_bot_table(vera, 2)
     seat = Seat(vera)
     for _ in range(400):  # play a few moves first
         seat.step()
