@@ -42,19 +42,47 @@ def _sweep_collecting() -> list:
     return notices
 
 
+def _run_one_collecting(match_id: int) -> list:
+    with notify.collected() as notices:
+        try:
+            services.run_due(match_id)
+        except Exception:  # one broken match must not stop the clock for all the others
+            log.exception("clock: match %s failed", match_id)
+    return notices
+
+
 async def run(interval: float | None = None, stop: asyncio.Event | None = None) -> None:
     """Sweep forever (or until ``stop`` is set), every ``interval`` seconds
     (settings.KOZEL_CLOCK_INTERVAL by default).
 
-    The sweep runs in a worker thread of its own (thread_sensitive=False), so it never
-    queues behind the consumers on channels' single database thread.
+    On PostgreSQL the sweep runs in a worker thread of its own (thread_sensitive=False),
+    so it never queues behind the consumers on channels' single database thread.  On
+    SQLite, which has one writer at a time, each due match is instead one short call on
+    that very thread, between the consumers' moves: a writer in a second thread made the
+    moves wait in SQLite's busy handler, which sleeps 1 to 100 ms at a time
+    (docs/performance.md).
     """
-    sweep = sync_to_async(_sweep_collecting, thread_sensitive=False)
+    from channels.db import database_sync_to_async
+    from django.db import connection
+
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
+    if connection.vendor == "sqlite":
+        due = database_sync_to_async(services.due_match_ids)
+        run_one = database_sync_to_async(_run_one_collecting)
+
+        async def sweep():
+            for match_id in await due():
+                await notify.send_collected(await run_one(match_id))
+    else:
+        in_worker = sync_to_async(_sweep_collecting, thread_sensitive=False)
+
+        async def sweep():
+            await notify.send_collected(await in_worker())
+
     while stop is None or not stop.is_set():
         try:
-            await notify.send_collected(await sweep())
+            await sweep()
         except Exception:
             log.exception("clock: sweep failed; trying again")
         await asyncio.sleep(interval)

@@ -39,6 +39,8 @@ class Snapshot:
     rounds: list
     state: rules.GameState | None
     loaded: float = field(default_factory=time.monotonic)
+    # The round table, the same for every seat: rendered once per language.
+    round_tables: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -61,6 +63,11 @@ def render(snapshot: Snapshot, seat: int | None, language: str, announce, events
         context = room_context(snapshot.match, seat, state=snapshot.state,
                                seats=snapshot.seats, rounds=snapshot.rounds)
         context["events"] = announce(events, context["names"])
+        if context.get("table") and context["table"]["rounds"]:
+            if language not in snapshot.round_tables:
+                snapshot.round_tables[language] = render_to_string(
+                    "games/_round_table.html", {"table": context["table"]})
+            context["round_table_html"] = snapshot.round_tables[language]
         return render_to_string("games/_room.html", context)
 
 

@@ -128,7 +128,7 @@ def channel_layers(env: Mapping[str, str]) -> dict:
                 "CONFIG": {"hosts": [url], "prefix": "kozel"},
             }
         }
-    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {"default": {"BACKEND": "kozel_site.layers.InMemoryChannelLayer"}}
 
 
 def caches(env: Mapping[str, str]) -> dict:

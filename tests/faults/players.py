@@ -181,3 +181,18 @@ class Table:
             self.outcomes.append(await mover.move())
             if pause:
                 await asyncio.sleep(pause)
+
+
+async def until_acknowledged(tables: list[Table], count: int, playing: list[asyncio.Future],
+                             within: float = 120.0) -> None:
+    """Wait until the players of ``tables`` saw ``count`` moves acknowledged in all; fail
+    (never hang) if a game's task ended first or it takes longer than ``within``."""
+    deadline = time.monotonic() + within
+    while sum(len(p.acknowledged) for t in tables for p in t.players) < count:
+        for task in playing:
+            if task.done():
+                task.result()  # its failure, if it failed
+                raise AssertionError(f"a game ended before {count} moves were acknowledged")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"fewer than {count} moves acknowledged in {within} s")
+        await asyncio.sleep(0.005)

@@ -13,7 +13,7 @@ from games import services
 from games.models import Match, MatchStatus, MoveKind
 from games.records import state_after
 
-from .players import Player, Table, session_cookie
+from .players import Player, Table, session_cookie, until_acknowledged
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,24 +68,22 @@ def test_a_server_killed_in_the_middle_of_games_loses_and_repeats_no_acknowledge
         for game in games:
             for player in game.players:
                 await player.connect()
-        until = time.monotonic() + 60
+        until = time.monotonic() + 180
         playing = [asyncio.ensure_future(game.play(until)) for game in games]
 
-        def acknowledged():
-            return sum(len(p.acknowledged) for g in games for p in g.players)
-
         for threshold in (15, 70):  # twice, while moves of three games are on their way
-            while acknowledged() < threshold:
-                await asyncio.sleep(0.005)
+            await until_acknowledged(games, threshold, playing)
             server.kill()
-            kills.append(acknowledged())
+            kills.append(threshold)
             await asyncio.sleep(0.5)
             await asyncio.to_thread(server.start)
             if threshold == 15:
                 # Once back, someone repeats a move the server acknowledged before the crash
                 # (as a client that never saw the answer would): it must not happen twice.
                 sender = next(p for g in games for p in g.players if p.acknowledged)
-                while not sender.connected:
+                for _ in range(600):  # its table's task reconnects it
+                    if sender.connected:
+                        break
                     await asyncio.sleep(0.05)
                 version, message = sender.acknowledged[-1]
                 repeated.append(await sender.send(dict(message, version=version)))

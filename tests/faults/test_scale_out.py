@@ -18,7 +18,7 @@ from games import services
 from games.models import MatchStatus
 
 from .conftest import ManagedProcess, needs_postgresql_and_redis
-from .players import Player, Table, session_cookie
+from .players import Player, Table, session_cookie, until_acknowledged
 from .test_crash import check_log_holds, seat_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,8 +45,7 @@ def test_players_on_different_server_processes_play_a_game_to_its_end(scaled_out
             await player.connect()
         until = time.monotonic() + 180
         playing = [asyncio.ensure_future(t.play(until)) for t in (people, with_bots)]
-        while sum(len(p.acknowledged) for p in people.players) < 40:
-            await asyncio.sleep(0.01)
+        await until_acknowledged([people], 40, playing)
         first.kill()
         await asyncio.gather(*playing)
         for player in people.players + with_bots.players:
@@ -118,8 +117,7 @@ def test_games_go_on_after_redis_restarts(scaled_out, own_redis, make_user):
                 await player.connect()
         until = time.monotonic() + 180
         playing = [asyncio.ensure_future(g.play(until)) for g in games]
-        while sum(len(p.acknowledged) for g in games for p in g.players) < 30:
-            await asyncio.sleep(0.01)
+        await until_acknowledged(games, 30, playing)
         own_redis.kill()  # every group membership and queued message is gone with it
         await asyncio.sleep(1.0)
         own_redis.start()

@@ -100,7 +100,8 @@ def test_database_url_must_be_postgresql():
 
 
 def test_redis_url_switches_channel_layer_and_cache_to_redis():
-    assert env.channel_layers({})["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    # channels' in-memory layer, sweeping for expired messages less often (kozel_site/layers.py)
+    assert env.channel_layers({})["default"]["BACKEND"] == "kozel_site.layers.InMemoryChannelLayer"
     layer = env.channel_layers({"REDIS_URL": REDIS_URL})["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert layer["CONFIG"]["hosts"] == [REDIS_URL]
