@@ -1,0 +1,594 @@
+"""Load benchmark: simulated players over real WebSockets against real daphne processes.
+
+Starts the site itself (so a run is reproducible from one command), in either setup:
+
+- ``--setup embedded``: one daphne process, SQLite (a fresh file), the in-memory channel
+  layer, the turn clock inside the server;
+- ``--setup scaled``: ``--servers`` daphne processes and ``--clocks`` ``manage.py clock``
+  processes sharing PostgreSQL (a fresh ``kozel_bench`` database) and Redis (database
+  ``--redis-db``, so the test suite's database 0 is left alone).
+
+It creates ``4 * --games`` accounts, logs each in by writing a session straight into the
+session store (the log-in form is throttled by django-axes), seats them at four-player
+tables through ``games.services`` and connects every player to its game room, the seats
+of one table spread over the servers.  Each game then acts at ``--pace`` seconds per
+action: the player whose turn it is picks one of the moves its own last frame offers
+(exactly the buttons' ``hx-vals``, what htmx would send) and the round trip is the time
+from sending it to receiving that player's updated view.  A finished game is replaced by
+a new table for the same four players.
+
+The baseline runs on the same servers: the same number of connections to the bare echo
+consumer (``/ws/echo/``, switched on with KOZEL_BENCH_ECHO=1), at the same pace, timed
+the same way.  Phases, in order:
+
+  echo      the echo baseline at --pace           (--seconds)
+  games     the games at --pace                   (--seconds, after --warmup)
+  peak      every game acts as soon as it can     (--peak-seconds; 0 skips)
+  echo-peak the echo connections as fast as they can (--peak-seconds)
+  soak      the games at --pace, memory sampled   (--soak seconds; 0 skips)
+
+Reports, per phase: actions, actions per second, round trip p50/p95/p99/max, errors by
+kind, each server process's resident memory (start, end, peak) and CPU use.
+
+    .venv/bin/python bench/load.py --setup embedded
+    .venv/bin/python bench/load.py --setup scaled --servers 2 --clocks 1
+    .venv/bin/python bench/load.py --setup embedded --soak 600 --seconds 0 --peak-seconds 0
+
+Only ever talks to 127.0.0.1.  Never run by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import html
+import json
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DAPHNE = Path(sys.executable).with_name("daphne")
+BENCH_SECRET = "bench-only-secret-key-" + "k" * 40  # DEBUG off, as a real deployment runs
+
+ROOM = re.compile(r'<div id="room"[^>]*data-status="(\w+)"[^>]*data-turn-mine="(\w+)"'
+                  r'[^>]*data-version="(\d+)"')
+BUTTON = re.compile(r"<button[^>]*?(data-playable|data-end=\"\w+\"|data-action=\"draw\")"
+                    r"[^>]*?hx-vals='([^']*)'")
+NOTICE_ERROR = re.compile(r'<div id="room-notice" class="room-notice error"[^>]*>([^<]*)<')
+
+
+# -- the site under test ----------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def site_env(args, workdir: Path) -> dict[str, str]:
+    """The environment of this process's Django and of every server process."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "DEBUG")}
+    env.update(SECRET_KEY=BENCH_SECRET, DJANGO_SETTINGS_MODULE="kozel_site.settings",
+               KOZEL_BENCH_ECHO="1", KOZEL_ROUND_PAUSE=str(args.round_pause),
+               LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
+    if args.setup == "scaled":
+        env.update(DATABASE_URL=args.database_url, REDIS_URL=f"{args.redis_url}/{args.redis_db}",
+                   KOZEL_CLOCK_IN_SERVER="0")
+    else:
+        env.update(SQLITE_PATH=str(workdir / "bench.sqlite3"))
+    for item in args.env:  # --env KEY=VALUE: what the servers should run with
+        key, _, value = item.partition("=")
+        env[key] = value
+    return env
+
+
+def fresh_database(args, env: dict[str, str]) -> None:
+    if args.setup == "scaled":
+        import psycopg
+        name = args.database_url.rsplit("/", 1)[1]
+        admin = args.database_url.rsplit("/", 1)[0] + "/postgres"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        import redis
+        redis.Redis.from_url(env["REDIS_URL"]).flushdb()
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
+    subprocess.run(manage + ["collectstatic", "--noinput", "-v", "0"], env=env, cwd=ROOT,
+                   check=True)
+
+
+class Process:
+    """A server or clock process, its log, and what /proc says about it."""
+
+    def __init__(self, name: str, argv: list[str], env: dict, log: Path, port: int | None):
+        self.name, self.port = name, port
+        with open(log, "ab") as out:
+            self.popen = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out,
+                                          stderr=subprocess.STDOUT, start_new_session=True)
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.popen.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.popen.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(10)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+
+
+def start_site(args, env: dict, workdir: Path) -> tuple[list[Process], list[Process]]:
+    servers, clocks = [], []
+    count = args.servers if args.setup == "scaled" else 1
+    for number in range(count):
+        port = free_port()
+        servers.append(Process(f"daphne-{number + 1}",
+                               [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port),
+                                "kozel_site.asgi:application"],
+                               env, workdir / f"daphne-{port}.log", port))
+    if args.setup == "scaled":
+        for number in range(args.clocks):
+            clocks.append(Process(f"clock-{number + 1}",
+                                  [sys.executable, "manage.py", "clock"], env,
+                                  workdir / f"clock-{number + 1}.log", None))
+    for server in servers:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/rules/", timeout=2):
+                    break
+            except OSError:
+                if server.popen.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"{server.name} did not start; see {workdir}")
+                time.sleep(0.1)
+    for process in servers + clocks:
+        print(f"{process.name}: pid {process.popen.pid}"
+              + (f", port {process.port}" if process.port else ""), flush=True)
+    return servers, clocks
+
+
+# -- accounts, sessions and tables (this process's Django, the same database) ----------
+
+def make_players(count: int) -> list[tuple[object, str]]:
+    """``count`` accounts, each with a session of its own: (user, session cookie)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import transaction
+
+    from accounts.models import User
+
+    players = []
+    with transaction.atomic():
+        for number in range(count):
+            user = User(username=f"bench{number:05d}")
+            user.set_unusable_password()  # nobody logs in with a password: see the session
+            user.save()
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            players.append((user, f"sessionid={session.session_key}"))
+    return players
+
+
+def open_table(users, turn_seconds: int) -> int:
+    from games import services
+    match = services.create_request(users[0], players=len(users), turn_seconds=turn_seconds,
+                                    rated=False)
+    for user in users[1:]:
+        services.join_request(user, match.pk)
+    return match.pk
+
+
+# -- the players ------------------------------------------------------------------------
+
+class Stats:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.rtts: list[float] = []
+        self.errors: Counter = Counter()
+        self.started = self.ended = 0.0
+        self.finished_games = 0
+
+    def summary(self) -> dict:
+        rtts = sorted(self.rtts)
+        seconds = max(self.ended - self.started, 1e-9)
+
+        def pct(p):
+            return round(rtts[min(len(rtts) - 1, int(p * len(rtts)))] * 1000, 2) if rtts else None
+
+        return {"phase": self.name, "seconds": round(seconds, 1), "actions": len(rtts),
+                "actions_per_s": round(len(rtts) / seconds, 1),
+                "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+                "max_ms": round(rtts[-1] * 1000, 2) if rtts else None,
+                "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
+                "errors": sum(self.errors.values()), "error_kinds": dict(self.errors),
+                "games_finished": self.finished_games}
+
+
+class Connection:
+    """One player's socket: reads every frame, keeps what its last room frame said."""
+
+    def __init__(self, url: str, cookie: str, origin: str, game: "Table | None" = None):
+        self.url, self.cookie, self.origin, self.game = url, cookie, origin, game
+        self.ws = None
+        self.reader = None
+        self.status, self.turn_mine, self.version = None, False, -1
+        self.last_room = ""
+        self.waiting: asyncio.Future | None = None
+        self.wait_version = -1
+
+    async def open(self):
+        from websockets.asyncio.client import connect
+        self.ws = await connect(self.url, origin=self.origin, compression=None,
+                                additional_headers={"Cookie": self.cookie}, max_size=2 ** 22,
+                                open_timeout=60, ping_interval=None)
+        self.reader = asyncio.ensure_future(self.read())
+
+    async def close(self):
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+
+    async def read(self):
+        try:
+            async for frame in self.ws:
+                self.on_frame(frame)
+        except Exception:
+            pass
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result("closed")
+
+    def on_frame(self, frame: str) -> None:
+        now = time.perf_counter()
+        if self.game is None:  # an echo connection
+            if self.waiting is not None and not self.waiting.done():
+                self.waiting.set_result(now)
+            return
+        found = ROOM.search(frame, 0, 600)
+        if found:
+            status, mine, version = found.groups()
+            version = int(version)
+            if version >= self.version:
+                self.status, self.turn_mine, self.version = status, mine == "true", version
+                self.last_room = frame
+            if self.waiting is not None and not self.waiting.done() \
+                    and version > self.wait_version:
+                self.waiting.set_result(now)
+            self.game.changed.set()
+            return
+        refused = NOTICE_ERROR.search(frame)
+        if refused and self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result("refused: " + html.unescape(refused.group(1))[:60])
+
+    def choices(self) -> list[dict]:
+        """What the clickable buttons of the last room frame would send (tests/games/wsclient.py)."""
+        out = []
+        for kind, vals in BUTTON.findall(self.last_room):
+            data = json.loads(html.unescape(vals))
+            if kind == "data-playable" and "end" not in data and "play" in data \
+                    and f'data-tile="{data["play"]}" data-playable data-choose-end' in self.last_room:
+                continue  # this tile asks for an end: its data-end buttons carry the move
+            out.append(data)
+        return out
+
+    async def round_trip(self, text: str, version: int, timeout: float):
+        """Send ``text``; the seconds until a frame newer than ``version`` (or a refusal)."""
+        self.waiting = asyncio.get_running_loop().create_future()
+        self.wait_version = version
+        sent = time.perf_counter()
+        await self.ws.send(text)
+        try:
+            outcome = await asyncio.wait_for(self.waiting, timeout)
+        except asyncio.TimeoutError:
+            return "timeout"
+        finally:
+            self.waiting = None
+        return outcome - sent if isinstance(outcome, float) else outcome
+
+
+class Table:
+    """Four players at one game, acting at a pace; a finished game is followed by a new one."""
+
+    def __init__(self, bench: "Bench", players: list[tuple[object, str]], index: int):
+        self.bench, self.players, self.index = bench, players, index
+        self.changed = asyncio.Event()
+        self.seats: list[Connection] = []
+        self.match_id = None
+        self.rng = random.Random(index)
+
+    async def sit_down(self, match_id: int | None = None):
+        from asgiref.sync import sync_to_async
+        if match_id is None:
+            match_id = await sync_to_async(open_table)([u for u, _c in self.players],
+                                                       self.bench.args.turn_seconds)
+        self.match_id = match_id
+        self.seats = [Connection(self.bench.url(n + self.index, f"/ws/games/{match_id}/"), cookie,
+                                 self.bench.origin(n + self.index), self)
+                      for n, (_user, cookie) in enumerate(self.players)]
+        for seat in self.seats:
+            async with self.bench.connecting:
+                await seat.open()
+
+    def mover(self) -> Connection | None:
+        latest = max(s.version for s in self.seats)
+        for seat in self.seats:
+            if seat.turn_mine and seat.version == latest and seat.status == "playing":
+                return seat
+        return None
+
+    def over(self) -> bool:
+        return any(s.status in ("finished", "interrupted") for s in self.seats)
+
+    async def play(self, stats_of, stop_at: float, pace: float):
+        """Act once per ``pace`` seconds (0: as soon as the view allows) until ``stop_at``."""
+        loop = asyncio.get_running_loop()
+        next_tick = loop.time() + self.rng.uniform(0, pace)
+        while loop.time() < stop_at:
+            if pace:
+                await asyncio.sleep(max(0.0, next_tick - loop.time()))
+                next_tick = max(next_tick + pace, loop.time() - pace)
+            while loop.time() < stop_at:
+                if self.over():
+                    stats = stats_of()
+                    if any(s.status == "interrupted" for s in self.seats):
+                        stats.errors["game interrupted"] += 1
+                    stats.finished_games += 1
+                    for seat in self.seats:
+                        await seat.close()
+                    await self.sit_down()
+                    continue
+                mover = self.mover()
+                if mover is not None and mover.choices():
+                    break
+                self.changed.clear()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), 1.0)
+                except asyncio.TimeoutError:
+                    pass
+            else:
+                return
+            message = dict(self.rng.choice(mover.choices()))
+            outcome = await mover.round_trip(json.dumps(message), mover.version,
+                                             self.bench.args.ack_timeout)
+            stats = stats_of()
+            if isinstance(outcome, float):
+                if stats.started <= loop.time():
+                    stats.rtts.append(outcome)
+            else:
+                stats.errors[outcome] += 1
+                if outcome == "closed":
+                    await asyncio.sleep(1)
+                    for seat in self.seats:
+                        await seat.close()
+                    await self.sit_down(self.match_id)
+
+
+class EchoGroup:
+    """Four echo connections standing in for a table: one message per ``pace``, in turn."""
+
+    def __init__(self, bench: "Bench", players, index: int):
+        self.bench, self.players, self.index = bench, players, index
+        self.conns: list[Connection] = []
+        self.rng = random.Random(index)
+
+    async def open(self):
+        for n, (_user, cookie) in enumerate(self.players):
+            conn = Connection(self.bench.url(n + self.index, "/ws/echo/"), cookie,
+                              self.bench.origin(n + self.index))
+            async with self.bench.connecting:
+                await conn.open()
+            self.conns.append(conn)
+
+    async def play(self, stats_of, stop_at: float, pace: float):
+        loop = asyncio.get_running_loop()
+        next_tick = loop.time() + self.rng.uniform(0, pace)
+        turn = 0
+        # About the size of a move message ({"play": "1-2", "end": "left", "version": 7}).
+        while loop.time() < stop_at:
+            if pace:
+                await asyncio.sleep(max(0.0, next_tick - loop.time()))
+                next_tick = max(next_tick + pace, loop.time() - pace)
+            conn = self.conns[turn % len(self.conns)]
+            turn += 1
+            text = json.dumps({"play": "1-2", "end": "left", "version": turn})
+            outcome = await conn.round_trip(text, 0, self.bench.args.ack_timeout)
+            stats = stats_of()
+            if isinstance(outcome, float):
+                stats.rtts.append(outcome)
+            else:
+                stats.errors[outcome] += 1
+
+    async def close(self):
+        for conn in self.conns:
+            await conn.close()
+
+
+class Bench:
+    def __init__(self, args, servers: list[Process], clocks: list[Process], players):
+        self.args, self.servers, self.clocks, self.players = args, servers, clocks, players
+        self.connecting = asyncio.Semaphore(args.connect_concurrency)
+        self.report: list[dict] = []
+
+    def url(self, n: int, path: str) -> str:
+        return f"ws://127.0.0.1:{self.servers[n % len(self.servers)].port}{path}"
+
+    def origin(self, n: int) -> str:
+        return f"http://127.0.0.1:{self.servers[n % len(self.servers)].port}"
+
+    def groups(self):
+        return [self.players[i:i + 4] for i in range(0, len(self.players), 4)]
+
+    async def phase(self, name: str, actors, seconds: float, pace: float,
+                    warmup: float = 0.0, sample_every: float = 0.0) -> dict:
+        loop = asyncio.get_running_loop()
+        stats = Stats(name)
+        processes = self.servers + self.clocks
+        start_at = loop.time() + warmup
+        stats.started = start_at
+        stop_at = start_at + seconds
+        jobs = [asyncio.ensure_future(a.play(lambda: stats, stop_at, pace)) for a in actors]
+        if warmup:
+            await asyncio.sleep(warmup)
+        stats.rtts.clear()
+        stats.errors.clear()
+        stats.finished_games = 0
+        rss_start = {p.name: p.rss_mb() for p in processes}
+        cpu_start = {p.name: p.cpu_seconds() for p in processes}
+        client_cpu = sum(os.times()[:2])
+        rss_peak = dict(rss_start)
+        samples = []
+        while loop.time() < stop_at:
+            await asyncio.sleep(min(sample_every or 2.0, max(0.0, stop_at - loop.time())))
+            now = {p.name: p.rss_mb() for p in processes}
+            rss_peak = {k: max(rss_peak[k], now[k]) for k in now}
+            if sample_every:
+                samples.append({"t": round(loop.time() - start_at), "rss_mb": {
+                    k: round(v, 1) for k, v in now.items()}, "actions": len(stats.rtts)})
+                print(f"  {name} t={samples[-1]['t']:>4}s actions={len(stats.rtts)} "
+                      f"rss={samples[-1]['rss_mb']}", flush=True)
+        stats.ended = loop.time()
+        summary = stats.summary()
+        for job in jobs:  # an action in flight at the end is let finish, then the job ends
+            await job
+        summary["rss_mb"] = {p.name: {"start": round(rss_start[p.name], 1),
+                                      "end": round(p.rss_mb(), 1),
+                                      "peak": round(rss_peak[p.name], 1)} for p in processes}
+        summary["cpu_percent"] = {p.name: round(100 * (p.cpu_seconds() - cpu_start[p.name])
+                                                / summary["seconds"]) for p in processes}
+        summary["cpu_percent"]["bench client"] = round(
+            100 * (sum(os.times()[:2]) - client_cpu) / summary["seconds"])
+        if samples:
+            summary["samples"] = samples
+        self.report.append(summary)
+        print(format_phase(summary), flush=True)
+        return summary
+
+    async def run(self):
+        args = self.args
+        if args.seconds or args.peak_seconds:
+            echo = [EchoGroup(self, group, i * 4) for i, group in enumerate(self.groups())]
+            began = time.perf_counter()
+            await asyncio.gather(*(g.open() for g in echo))
+            print(f"{len(echo) * 4} echo connections open in {time.perf_counter() - began:.1f} s",
+                  flush=True)
+            if args.seconds:
+                await self.phase("echo", echo, args.seconds, args.pace)
+            if args.peak_seconds:
+                await self.phase("echo-peak", echo, args.peak_seconds, 0.0)
+            await asyncio.gather(*(g.close() for g in echo))
+
+        tables = [Table(self, group, i * 4) for i, group in enumerate(self.groups())]
+        began = time.perf_counter()
+        await asyncio.gather(*(t.sit_down() for t in tables))
+        print(f"{len(tables)} tables, {len(tables) * 4} players connected in "
+              f"{time.perf_counter() - began:.1f} s", flush=True)
+        if args.seconds:
+            await self.phase("games", tables, args.seconds, args.pace, warmup=args.warmup)
+        if args.peak_seconds:
+            await self.phase("peak", tables, args.peak_seconds, 0.0, warmup=2.0)
+        if args.soak:
+            await self.phase("soak", tables, args.soak, args.pace, warmup=args.warmup,
+                             sample_every=args.sample_every)
+        for table in tables:
+            for seat in table.seats:
+                await seat.close()
+
+
+def format_phase(s: dict) -> str:
+    rss = ", ".join(f"{k} {v['start']:.0f}→{v['end']:.0f} (peak {v['peak']:.0f}) MB"
+                    for k, v in s["rss_mb"].items())
+    cpu = ", ".join(f"{k} {v}%" for k, v in s["cpu_percent"].items())
+    return (f"[{s['phase']}] {s['actions']} actions in {s['seconds']} s = {s['actions_per_s']}/s; "
+            f"round trip p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, p99 {s['p99_ms']} ms, "
+            f"max {s['max_ms']} ms; errors {s['errors']} {s['error_kinds'] or ''}; "
+            f"games finished {s['games_finished']}\n    memory: {rss}\n    cpu: {cpu}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--setup", choices=("embedded", "scaled"), default="embedded")
+    parser.add_argument("--games", type=int, default=250, help="four-player tables at once")
+    parser.add_argument("--pace", type=float, default=2.0, help="seconds between a game's actions")
+    parser.add_argument("--seconds", type=float, default=60, help="length of the paced phases")
+    parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--peak-seconds", type=float, default=30)
+    parser.add_argument("--soak", type=float, default=0, help="a long paced phase (seconds)")
+    parser.add_argument("--sample-every", type=float, default=30)
+    parser.add_argument("--servers", type=int, default=2, help="daphne processes (scaled)")
+    parser.add_argument("--clocks", type=int, default=1, help="manage.py clock processes (scaled)")
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/kozel_bench")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379")
+    parser.add_argument("--redis-db", type=int, default=3)
+    parser.add_argument("--round-pause", type=float, default=1.0,
+                        help="KOZEL_ROUND_PAUSE of the servers (seconds)")
+    parser.add_argument("--turn-seconds", type=int, default=60)
+    parser.add_argument("--ack-timeout", type=float, default=10.0)
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="extra environment for the servers and clocks (repeatable)")
+    parser.add_argument("--json", help="also write the report to this file")
+    args = parser.parse_args()
+    for url in (args.database_url, args.redis_url):
+        if "127.0.0.1" not in url and "localhost" not in url:
+            raise SystemExit("bench/load.py only runs against this machine (127.0.0.1).")
+
+    workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
+    env = site_env(args, workdir)
+    os.environ.update(env)
+    for key in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH"):
+        if key not in env:
+            os.environ.pop(key, None)
+    fresh_database(args, env)
+    import django
+    django.setup()
+    began = time.perf_counter()
+    players = make_players(4 * args.games)
+    print(f"{len(players)} accounts with sessions in {time.perf_counter() - began:.1f} s; "
+          f"logs in {workdir}", flush=True)
+    servers, clocks = start_site(args, env, workdir)
+    try:
+        from django.db import connection
+        connection.close()  # the tables are opened from another thread
+        bench = Bench(args, servers, clocks, players)
+        asyncio.run(bench.run())
+    finally:
+        for process in servers + clocks:
+            process.stop()
+    setup = (f"{args.setup}: {len(servers)} daphne" +
+             (f" + {len(clocks)} clock, PostgreSQL + Redis" if args.setup == "scaled"
+              else ", SQLite + in-memory layer"))
+    report = {"setup": setup, "games": args.games, "players": 4 * args.games, "pace_s": args.pace,
+              "env": args.env, "load": os.getloadavg(), "phases": bench.report}
+    print(json.dumps({k: v for k, v in report.items() if k != "phases"}))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
