@@ -302,11 +302,13 @@ class Connection:
         self.waiting = asyncio.get_running_loop().create_future()
         self.wait_version = version
         sent = time.perf_counter()
-        await self.ws.send(text)
         try:
+            await self.ws.send(text)
             outcome = await asyncio.wait_for(self.waiting, timeout)
         except asyncio.TimeoutError:
             return "timeout"
+        except Exception:
+            return "closed"
         finally:
             self.waiting = None
         return outcome - sent if isinstance(outcome, float) else outcome
@@ -423,6 +425,11 @@ class EchoGroup:
                 stats.rtts.append(outcome)
             else:
                 stats.errors[outcome] += 1
+                if outcome == "closed":
+                    await asyncio.sleep(1)
+                    await conn.close()
+                    async with self.bench.connecting:
+                        await conn.open()
 
     async def close(self):
         for conn in self.conns:

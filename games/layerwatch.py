@@ -31,7 +31,10 @@ def redis_url() -> str | None:
     if not layer.get("BACKEND", "").startswith("channels_redis."):
         return None
     hosts = layer.get("CONFIG", {}).get("hosts") or []
-    return hosts[0] if hosts and isinstance(hosts[0], str) else None
+    host = hosts[0] if hosts else None
+    if isinstance(host, dict):
+        host = host.get("address")
+    return host if isinstance(host, str) else None
 
 
 class Watch:

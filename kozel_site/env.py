@@ -125,7 +125,12 @@ def channel_layers(env: Mapping[str, str]) -> dict:
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [url], "prefix": "kozel"},
+                # redis-py reads time out after 5 s by default, and channels-redis waits
+                # on Redis (BZPOPMIN) for 5 s: an idle consumer then failed now and then
+                # with "Timeout reading", closing its player's socket (bench/load.py found
+                # it). Reads may take a little longer than that wait.
+                "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}],
+                           "prefix": "kozel"},
             }
         }
     return {"default": {"BACKEND": "kozel_site.layers.InMemoryChannelLayer"}}

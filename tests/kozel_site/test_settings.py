@@ -104,7 +104,7 @@ def test_redis_url_switches_channel_layer_and_cache_to_redis():
     assert env.channel_layers({})["default"]["BACKEND"] == "kozel_site.layers.InMemoryChannelLayer"
     layer = env.channel_layers({"REDIS_URL": REDIS_URL})["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == [REDIS_URL]
+    assert layer["CONFIG"]["hosts"] == [{"address": REDIS_URL, "socket_timeout": 15}]
 
     assert env.caches({})["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     cache = env.caches({"REDIS_URL": REDIS_URL})["default"]
