@@ -1,0 +1,23 @@
+"""The load benchmark's echo baseline (/ws/echo/) is not served unless asked for."""
+
+from django.conf import settings
+
+from games import routing
+
+
+def test_the_echo_route_is_off_by_default():
+    assert settings.KOZEL_BENCH_ECHO is False
+    assert not any("echo" in str(p.pattern) for p in routing.websocket_urlpatterns)
+
+
+async def test_the_echo_consumer_sends_back_what_it_gets():
+    from channels.testing import WebsocketCommunicator
+
+    from games.consumers import EchoConsumer
+
+    ws = WebsocketCommunicator(EchoConsumer.as_asgi(), "/ws/echo/")
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.send_to(text_data='{"play": "1-2", "version": 7}')
+    assert await ws.receive_from() == '{"play": "1-2", "version": 7}'
+    await ws.disconnect()
