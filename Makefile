@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench migrate messages
+.PHONY: run test bench bench-ladder bench-load migrate messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,15 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/rules.py
+
+# Needs PostgreSQL (a kozel_bench database is built once and kept); see docs/ratings-and-moderation.md.
+bench-ladder: $(STAMP)
+	$(PY) bench/ladder.py
+
+# Starts its own daphne processes; SETUP=scaled needs PostgreSQL and Redis (docs/performance.md).
+SETUP ?= embedded
+bench-load: $(STAMP)
+	$(PY) bench/load.py --setup $(SETUP)
 
 # For translators: refresh locale/ru from the code and templates, then compile.
 # Needs gettext; the compiled .mo files are committed, so nothing else does.
