@@ -85,8 +85,9 @@ def site_env(args, workdir: Path) -> dict[str, str]:
                KOZEL_BENCH_ECHO="1", KOZEL_ROUND_PAUSE=str(args.round_pause),
                LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
     if args.setup == "scaled":
+        # Kept connections, as docs/operations.md advises for this setup (--env may override).
         env.update(DATABASE_URL=args.database_url, REDIS_URL=f"{args.redis_url}/{args.redis_db}",
-                   KOZEL_CLOCK_IN_SERVER="0")
+                   KOZEL_CLOCK_IN_SERVER="0", DB_CONN_MAX_AGE="600")
     else:
         env.update(SQLITE_PATH=str(workdir / "bench.sqlite3"))
     for item in args.env:  # --env KEY=VALUE: what the servers should run with
