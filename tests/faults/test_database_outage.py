@@ -135,7 +135,12 @@ def test_a_move_during_a_database_outage_fails_clearly_and_works_after(relayed_s
             await player.connect()
         mover = table.mover()
         outcomes["before"] = await mover.move()
-        mover = table.mover()
+        # The next mover's view arrives through its reader: wait for it (bounded).
+        for _ in range(500):
+            mover = table.mover()
+            if mover is not None:
+                break
+            await asyncio.sleep(0.02)
         message = dict(mover.rng.choice(mover.choices()))
         relay.cut()
         outcomes["during"] = await mover.send(message)
