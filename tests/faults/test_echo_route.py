@@ -1,5 +1,6 @@
 """The load benchmark's echo baseline (/ws/echo/) is not served unless asked for."""
 
+import pytest
 from django.conf import settings
 
 from games import routing
@@ -10,6 +11,9 @@ def test_the_echo_route_is_off_by_default():
     assert not any("echo" in str(p.pattern) for p in routing.websocket_urlpatterns)
 
 
+# Channels closes stale database connections around every message, so the
+# test needs database access although the echo consumer itself never queries.
+@pytest.mark.django_db(transaction=True)
 async def test_the_echo_consumer_sends_back_what_it_gets():
     from channels.testing import WebsocketCommunicator
 
