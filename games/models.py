@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from kozel_site.appendonly import AppendOnlyModel
@@ -96,6 +97,12 @@ class Match(models.Model):
 
     def __str__(self):
         return _("Match #%(id)s") % {"id": self.pk}
+
+    @cached_property
+    def seat_users(self) -> dict[int, int | None]:
+        """Seat number -> the user sitting there (None for a bot), read once per instance:
+        a move asks it for the mover's seat and for whether the next seat is a bot."""
+        return dict(self.seats.values_list("number", "user_id"))
 
 
 class Seat(models.Model):

@@ -6,9 +6,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import room_html, services
 from games.consumers import parse_version
 from games.models import Match
 from games.presenters import room_context
@@ -22,9 +23,21 @@ def _match_for(request, match_id):
     return match, seat
 
 
+def room_frame(match, seat) -> str:
+    """The ``#room`` fragment, as the room's consumer sends it (games/room_html.py)."""
+    context = room_context(match, seat)
+    table = ""
+    if context.get("table") and context["table"]["rounds"]:
+        table = render_to_string("games/_round_table.html", {"table": context["table"]})
+    return room_html.room(context, (), table)
+
+
 def room(request, match_id):
     match, seat = _match_for(request, match_id)
-    return render(request, "games/room.html", room_context(match, seat))
+    return render(request, "games/room.html", {
+        "match": match, "seat": seat, "status": match.status,
+        "room_html": mark_safe(room_frame(match, seat)),  # noqa: S308 built with escape()
+    })
 
 
 @require_POST
@@ -46,7 +59,7 @@ def room_act(request, match_id):
         error = refusal.message
     if request.htmx:
         match.refresh_from_db()
-        html = render_to_string("games/_room.html", room_context(match, seat), request)
+        html = room_frame(match, seat)
         if error:
             html += render_to_string("games/_notice.html", {"text": error, "error": True})
         return HttpResponse(html)

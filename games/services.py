@@ -156,7 +156,7 @@ def _locked_match(match_id: int) -> Match:
 def seat_of(match: Match, user) -> int | None:
     if user is None or not user.is_authenticated:
         return None
-    return match.seats.filter(user=user).values_list("number", flat=True).first()
+    return next((n for n, user_id in match.seat_users.items() if user_id == user.pk), None)
 
 
 def act(match_id: int, user, message: dict, version: object) -> int:
@@ -251,8 +251,7 @@ def run_due(match_id: int, now=None) -> bool:
         if state.phase == rules.DEAL:
             _deal(match, state)
             return True
-        bot = match.seats.filter(number=state.turn).exclude(bot_name="").exists()
-        if bot:
+        if match.seat_users.get(state.turn, 0) is None:  # a bot's turn
             from games.bots import choose
             action = choose(state, state.turn)
             state, events = rules.apply(state, action)
@@ -311,7 +310,7 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
 def _time_for(match: Match, state: rules.GameState) -> timedelta:
     if state.phase == rules.DEAL:  # the pause between rounds: nobody's clock runs
         return timedelta(seconds=settings.KOZEL_ROUND_PAUSE)
-    if match.seats.filter(number=state.turn).exclude(bot_name="").exists():
+    if match.seat_users.get(state.turn, 0) is None:  # a bot's seat
         low, high = settings.KOZEL_BOT_DELAY
         return timedelta(seconds=random.uniform(low, high))
     return timedelta(seconds=match.turn_seconds)

@@ -25,8 +25,8 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import rules
-from games.models import Match
+from games import room_html, rules
+from games.models import Match, MatchStatus
 from games.presenters import room_context, round_rows
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices (the clock's now_ms is rendered fresh)
@@ -47,13 +47,23 @@ class Snapshot:
         return self.match.version
 
 
-def load(match_id: int) -> Snapshot | None:
-    """The match with everything the room shows, or None if it is gone (database thread)."""
+def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
+    """The match with everything the room shows, or None if it is gone (database thread).
+
+    Given the ``previous`` snapshot of the match, only the match row is read when that is
+    all that can have changed: the seats of a started game are fixed, and the round rows
+    only grow when a round ends, which changes the state's round or phase.
+    """
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
-    seats = list(match.seats.select_related("user").order_by("number"))
     state = rules.GameState.from_json(match.state) if match.state is not None else None
+    if previous is not None and previous.match.status != MatchStatus.WAITING \
+            and previous.state is not None and state is not None \
+            and (previous.state.round, previous.state.phase) == (state.round, state.phase):
+        return Snapshot(match, previous.seats, previous.rounds, state,
+                        round_tables=previous.round_tables)
+    seats = list(match.seats.select_related("user").order_by("number"))
     return Snapshot(match, seats, round_rows(match), state)
 
 
@@ -62,13 +72,13 @@ def render(snapshot: Snapshot, seat: int | None, language: str, announce, events
     with translation.override(language):
         context = room_context(snapshot.match, seat, state=snapshot.state,
                                seats=snapshot.seats, rounds=snapshot.rounds)
-        context["events"] = announce(events, context["names"])
+        table = ""
         if context.get("table") and context["table"]["rounds"]:
             if language not in snapshot.round_tables:
                 snapshot.round_tables[language] = render_to_string(
                     "games/_round_table.html", {"table": context["table"]})
-            context["round_table_html"] = snapshot.round_tables[language]
-        return render_to_string("games/_room.html", context)
+            table = snapshot.round_tables[language]
+        return room_html.room(context, announce(events, context["names"]), table)
 
 
 class Snapshots:
@@ -89,9 +99,11 @@ class Snapshots:
             del self.watchers[match_id]
             self.latest.pop(match_id, None)
 
-    async def fresh(self, match_id: int) -> Snapshot | None:
-        """A load that starts now: for a client that connects or asks to resync."""
-        snapshot = await database_sync_to_async(load)(match_id)
+    async def fresh(self, match_id: int, reuse: bool = False) -> Snapshot | None:
+        """A load that starts now: for a client that connects or asks to resync (all of
+        it read again), or for a notice (``reuse``: what cannot have changed is kept)."""
+        previous = self.latest.get(match_id) if reuse else None
+        snapshot = await database_sync_to_async(load)(match_id, previous)
         self._keep(match_id, snapshot)
         return snapshot
 
@@ -108,7 +120,7 @@ class Snapshots:
                 return snapshot
             pending = self.loading.get(match_id)
             if pending is None:
-                pending = asyncio.ensure_future(self.fresh(match_id))
+                pending = asyncio.ensure_future(self.fresh(match_id, reuse=True))
                 self.loading[match_id] = pending
                 pending.add_done_callback(
                     lambda done: self.loading.pop(match_id)
