@@ -1,0 +1,109 @@
+"""The room frame built in Python (games/room_html.py): whole games rendered for every
+seat and a spectator, in Russian and English, stay well-formed, translated and escaped."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.utils import translation
+
+from games import room_html, rules, services, snapshots
+from games.consumers import announce
+from games.models import Match, MatchStatus
+from games.presenters import room_context
+
+from .conftest import human_move, state_of
+
+pytestmark = pytest.mark.django_db
+
+VOID = {"br", "img", "input", "meta", "link", "hr", "circle", "line", "rect", "path"}
+
+
+class Balance(HTMLParser):
+    """Fails on a closing tag that does not match the open one."""
+
+    def __init__(self):
+        super().__init__()
+        self.open = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        assert self.open and self.open[-1] == tag, (tag, self.open[-3:])
+        self.open.pop()
+
+
+def well_formed(frame: str) -> None:
+    parser = Balance()
+    parser.feed(frame)
+    parser.close()
+    assert parser.open == []
+
+
+# English texts of the room that must never reach a Russian page.
+ENGLISH = ("Your turn", "Waiting for", "bazaar", "Round ", "Score table", "Draw from the bazaar",
+           "went out", "Fish, placed by", "The game is over", "Goat", "fish for all",
+           "Tiles in hand", "Back to the lobby", "rating +", "Credited", "The table")
+
+
+def frames_of_a_whole_game(make_user, language):
+    people = [make_user(f"рамка{n}") for n in range(3)]
+    match = services.create_request(people[0], players=3)
+    for person in people[1:]:
+        services.join_request(person, match.pk)
+    frames, previous = [], None
+    for _step in range(3000):
+        match.refresh_from_db()
+        snapshot = snapshots.load(match.pk, previous)
+        previous = snapshot
+        for seat in (0, 1, 2, None):
+            frames.append((match.status, seat, snapshots.render(snapshot, seat, language, announce,
+                                                                [{"type": "game_over"}])))
+        if match.status != MatchStatus.PLAYING:
+            return frames
+        state = state_of(match)
+        if state.phase != rules.PLAYING:
+            services.run_due(match.pk, now=match.deadline)
+            continue
+        services.act(match.pk, people[state.turn], human_move(match, state.turn), match.version)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_frame_of_a_game_is_well_formed_and_in_the_chosen_language(make_user, language):
+    frames = frames_of_a_whole_game(make_user, language)
+    assert frames[-1][0] == MatchStatus.FINISHED
+    for _status, seat, frame in frames:
+        well_formed(frame)
+        assert frame.startswith('<div id="room" class="room" hx-swap-oob="true" data-game')
+        assert ("data-hand" in frame) == (seat is not None)
+        if language == "ru":
+            text = re.sub(r"<[^>]*>", " ", frame)
+            assert not [w for w in ENGLISH if w in text], [w for w in ENGLISH if w in text]
+    last = frames[-1][2]
+    assert ("Козёл" if language == "ru" else "Goat") in last
+    assert ("Игра окончена" if language == "ru" else "The game is over") in last
+
+
+def test_names_and_announcements_are_escaped(make_user):
+    people = [make_user("masha5"), make_user("alex5")]
+    match = services.create_request(people[0], players=2)
+    services.join_request(people[1], match.pk)
+    match = Match.objects.get(pk=match.pk)
+    with translation.override("en"):
+        context = room_context(match, 0)
+        context["names"] = {0: "<b>x</b>", 1: "y"}
+        for player in context["players"]:
+            player["name"] = "<script>alert(1)</script>"
+        context["turn_name"] = "<i>turn</i>"
+        frame = room_html.room(context, ["<img src=x onerror=alert(1)>"])
+    assert "<script>" not in frame and "<img" not in frame and "<i>turn" not in frame
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in frame
+    well_formed(frame)
