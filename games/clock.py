@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import notify, services
+from games import notify, services, snapshots
 
 log = logging.getLogger(__name__)
 
@@ -73,12 +73,18 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
 
         async def sweep():
             for match_id in await due():
-                await notify.send_collected(await run_one(match_id))
+                await send(await run_one(match_id))
     else:
         in_worker = sync_to_async(_sweep_collecting, thread_sensitive=False)
 
         async def sweep():
-            await notify.send_collected(await in_worker())
+            await send(await in_worker())
+
+    async def send(notices):
+        # In a server process (the embedded clock) its room consumers show these changes
+        # without reading them back; a separate clock process has none to prime.
+        snapshots.snapshots().prime(notices)
+        await notify.send_collected(notices)
 
     while stop is None or not stop.is_set():
         try:

@@ -145,6 +145,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
             notices = await database_sync_to_async(self._act)(message, version)
+            self.snapshots.prime(notices)
             await notify.send_collected(notices)
         except services.PlayError as refusal:
             await self.send_notice(refusal.message, error=True)

@@ -7,6 +7,7 @@ the match itself and renders its own seat's view (DESIGN.md, a move end to end, 
 import logging
 import threading
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -28,6 +29,15 @@ def user_group(user_id: int) -> str:
 _outbox = threading.local()
 
 
+class Notice(NamedTuple):
+    group: str
+    message: dict
+    # For a match's change, the match and its rules state as committed: the process that
+    # made the change shows it from these without reading them back (games/snapshots.py).
+    # Never sent anywhere.
+    committed: tuple | None = None
+
+
 @contextmanager
 def collected():
     """Collect the notices of what runs inside, instead of sending them, for a caller on
@@ -46,35 +56,37 @@ def collected():
         _outbox.notices = previous
 
 
-async def send_collected(notices) -> None:
+async def send_collected(notices: list[Notice]) -> None:
     layer = get_channel_layer()
-    for group, message in notices:
+    for notice in notices:
         try:
-            await layer.group_send(group, message)
+            await layer.group_send(notice.group, notice.message)
         except Exception:  # as in _send: a lost notice is mended by the client's resync
-            log.exception("could not notify group %s", group)
+            log.exception("could not notify group %s", notice.group)
 
 
-def _send(group: str, message: dict) -> None:
+def _send(notice: Notice) -> None:
     notices = getattr(_outbox, "notices", None)
     if notices is not None:
-        notices.append((group, message))
+        notices.append(notice)
         return
     try:
-        async_to_sync(get_channel_layer().group_send)(group, message)
+        async_to_sync(get_channel_layer().group_send)(notice.group, notice.message)
     except Exception:  # a lost notice is mended by the client's resync, never by failing a move
-        log.exception("could not notify group %s", group)
+        log.exception("could not notify group %s", notice.group)
 
 
-def after_commit(group: str, message: dict) -> None:
+def after_commit(group: str, message: dict, committed: tuple | None = None) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: _send(group, message))
+    transaction.on_commit(lambda: _send(Notice(group, message, committed)))
 
 
-def match_changed(match_id: int, version: int, events: list[dict]) -> None:
+def match_changed(match_id: int, version: int, events: list[dict], committed=None) -> None:
+    """Tell the match's group it is at ``version``; ``committed``, (match, state) as saved,
+    stays in this process."""
     public = [{k: v for k, v in e.items() if k != "hands"} for e in events]
     after_commit(match_group(match_id), {"type": "match.changed", "version": version,
-                                         "events": public})
+                                         "events": public}, committed)
 
 
 def lobby_changed() -> None:

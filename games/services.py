@@ -304,7 +304,7 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
     elif not turn_goes_on:
         match.deadline = timezone.now() + _time_for(match, state)
     match.save()
-    notify.match_changed(match.pk, match.version, events)
+    notify.match_changed(match.pk, match.version, events, committed=(match, state))
 
 
 def _time_for(match: Match, state: rules.GameState) -> timedelta:

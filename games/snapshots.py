@@ -58,13 +58,18 @@ def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
     if match is None:
         return None
     state = rules.GameState.from_json(match.state) if match.state is not None else None
-    if previous is not None and previous.match.status != MatchStatus.WAITING \
-            and previous.state is not None and state is not None \
-            and (previous.state.round, previous.state.phase) == (state.round, state.phase):
+    if _only_the_match_changed(previous, state):
         return Snapshot(match, previous.seats, previous.rounds, state,
                         round_tables=previous.round_tables)
     seats = list(match.seats.select_related("user").order_by("number"))
     return Snapshot(match, seats, round_rows(match), state)
+
+
+def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | None) -> bool:
+    """Whether the seats and round rows of ``previous`` still hold for ``state``."""
+    return (previous is not None and previous.match.status != MatchStatus.WAITING
+            and previous.state is not None and state is not None
+            and (previous.state.round, previous.state.phase) == (state.round, state.phase))
 
 
 def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
@@ -132,6 +137,18 @@ class Snapshots:
                 return snapshot
             # That load began before the change committed: load again.
         return await self.fresh(match_id)
+
+    def prime(self, notices) -> None:
+        """Keep the snapshots of changes this process has just committed (the notices'
+        match and state, as saved), so that answering their notices reads nothing back."""
+        for notice in notices:
+            if notice.committed is None:
+                continue
+            match, state = notice.committed
+            previous = self.latest.get(match.pk)
+            if _only_the_match_changed(previous, state):
+                self._keep(match.pk, Snapshot(match, previous.seats, previous.rounds, state,
+                                              round_tables=previous.round_tables))
 
     def _keep(self, match_id: int, snapshot: Snapshot | None) -> None:
         if snapshot is None or match_id not in self.watchers:
