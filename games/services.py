@@ -147,10 +147,10 @@ def _start(match: Match) -> None:
 # -- the move path ----------------------------------------------------------------------
 
 def _locked_match(match_id: int) -> Match:
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None:
-        raise PlayError(_("There is no such game."), "gone")
-    return match
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise PlayError(_("There is no such game."), "gone") from None
 
 
 def seat_of(match: Match, user) -> int | None:
@@ -278,6 +278,10 @@ def _deal(match: Match, state: rules.GameState) -> None:
     _advance(match, state, events)
 
 
+# What a move, a deal, a timeout or a game's start may change in the match row.
+MOVE_CHANGES = ("version", "state", "deadline", "status", "started_at", "ended_at", "result")
+
+
 def _advance(match: Match, state: rules.GameState, events: list[dict],
              drew: int | None = None) -> None:
     """After an action: knock for whoever can only knock, score an ended round, end the
@@ -303,7 +307,7 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
         _end(match, state)
     elif not turn_goes_on:
         match.deadline = timezone.now() + _time_for(match, state)
-    match.save()
+    match.save(update_fields=MOVE_CHANGES)
     notify.match_changed(match.pk, match.version, events, committed=(match, state))
 
 
