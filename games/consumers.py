@@ -13,6 +13,7 @@ import logging
 import time
 
 from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
@@ -76,7 +77,24 @@ def parse_version(value) -> int | None:
     return None
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class LoopConsumer(AsyncWebsocketConsumer):
+    """A consumer whose messages are handled on the event loop without a detour.
+
+    Channels closes stale database connections before handling every message, as one
+    more call on its single database thread (DESIGN.md, known traps): for a room that
+    is one call per seat per move, queued behind the moves themselves.  These consumers
+    reach the database only through ``database_sync_to_async``, which closes stale
+    connections around each of its own calls, so the detour is left out.
+    """
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class GameConsumer(LoopConsumer):
     """``/ws/games/<id>/``: one seat's (or a spectator's) live game room."""
 
     async def connect(self):
@@ -215,7 +233,7 @@ def announce(events, names) -> list[str]:
     return said
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(LoopConsumer):
     """``/ws/lobby/``: the open requests, live; and the way to one's table when it fills."""
 
     async def connect(self):
@@ -256,7 +274,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             return requests_fragment(self.user)
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
+class EchoConsumer(LoopConsumer):
     """``/ws/echo/`` (only with KOZEL_BENCH_ECHO): sends every message straight back.
 
     The baseline of bench/load.py: the same server, origin check, session middleware and
