@@ -29,13 +29,16 @@ def tile(a: int, b: int, vertical: bool = False) -> str:
     return _tile(a, b, vertical, "")
 
 
-def room(context: dict, events=(), round_table_html: str = "") -> str:
+def room(context: dict, events=(), round_table_html: str = "", shared: dict | None = None) -> str:
     """The room frame: an htmx out-of-band swap of ``#room`` for ``context``'s seat.
 
     ``events`` are the announcement lines of what just happened; ``round_table_html`` the
-    rendered score table (empty while no round has ended).
+    rendered score table (empty while no round has ended).  ``shared`` keeps the parts that
+    are the same for every seat (the chain, each player's line, the round summary) for
+    the next seat rendered from the same version in the same language.
     """
     c = context
+    shared = {} if shared is None else shared
     parts = [
         f'<div id="room" class="room" hx-swap-oob="true" data-game data-status="{c["status"]}"'
         f' data-turn-mine="{"true" if c["turn_mine"] else "false"}"'
@@ -44,10 +47,17 @@ def room(context: dict, events=(), round_table_html: str = "") -> str:
     if events:
         parts.append('<ul class="announcements" aria-live="polite">'
                      + "".join(f"<li>{escape(line)}</li>" for line in events) + "</ul>")
-    parts += [_bar(c), _players(c), _chain(c), _turn_line(c)]
+    chain = shared.get("chain") if c["chain"] else None
+    if chain is None:
+        chain = _chain(c)
+        if c["chain"]:  # an empty chain says whose lead it is: not the same for all
+            shared["chain"] = chain
+    parts += [_bar(c), _players(c, shared), chain, _turn_line(c)]
     if not c["spectator"]:
         parts.append(_hand(c))
-    parts += [_summary(c), _game_end(c)]
+    if "summary" not in shared:
+        shared["summary"] = _summary(c)
+    parts += [shared["summary"], _game_end(c)]
     if round_table_html:
         parts.append(f'<details class="round-table"{"" if c.get("phase") == "play" else " open"}>'
                      f'<summary>{_("Score table")}</summary>{round_table_html}</details>')
@@ -73,39 +83,48 @@ def _bar(c: dict) -> str:
     return "".join(out)
 
 
-def _players(c: dict) -> str:
+def _players(c: dict, shared: dict) -> str:
+    return f'<ol class="players">{"".join(_player(c, p, shared) for p in c["players"])}</ol>'
+
+
+def _player(c: dict, p: dict, shared: dict) -> str:
+    key = ("player", p["number"], p["me"])
+    if key not in shared:
+        shared[key] = _player_line(c, p)
+    return shared[key]
+
+
+def _player_line(c: dict, p: dict) -> str:
+    """One player's line: the same for every seat but the one it is about ("me")."""
     to_move_shown = c["status"] == "playing" and c.get("phase") == "play"
-    items = []
-    for p in c["players"]:
-        classes = "player"
-        if p["turn"] and to_move_shown:
-            classes += " to-move"
-        if p["me"]:
-            classes += " me"
-        if p["goat"]:
-            classes += " goat"
-        name = escape(p["name"])
-        if p["bot"]:
-            name += f' <small class="bot">{_("bot")}</small>'
-        if p["goat"]:
-            name += f' <b class="goat-badge">{_("goat")}</b>'
-        scores = ""
-        if p["opened"] or p["score"]:
-            scores += f'<b class="score" title="{escape(_("Open score"))}">{p["score"]}</b>'
-        if p["remembered"]:
-            scores += f'<b class="remembered" title="{escape(_("Remembered points"))}">+{p["remembered"]}</b>'
-        if not scores:
-            scores = '<span class="zero">0</span>'
-        rating = ""
-        if p["rating_points"] is not None:
-            rating = (f'<span class="rating-points">'
-                      f'{_("rating +%(points)s") % {"points": p["rating_points"]}}</span>')
-        items.append(
-            f'<li class="{classes}" data-seat="{p["number"]}"><span class="name">{name}</span>'
-            f'<span class="count" title="{escape(_("Tiles in hand"))}">'
-            f'{"" if p["me"] else tile_back()}× {p["tiles"]}</span>'
-            f'<span class="scores">{scores}</span>{rating}</li>')
-    return f'<ol class="players">{"".join(items)}</ol>'
+    classes = "player"
+    if p["turn"] and to_move_shown:
+        classes += " to-move"
+    if p["me"]:
+        classes += " me"
+    if p["goat"]:
+        classes += " goat"
+    name = escape(p["name"])
+    if p["bot"]:
+        name += f' <small class="bot">{_("bot")}</small>'
+    if p["goat"]:
+        name += f' <b class="goat-badge">{_("goat")}</b>'
+    scores = ""
+    if p["opened"] or p["score"]:
+        scores += f'<b class="score" title="{escape(_("Open score"))}">{p["score"]}</b>'
+    if p["remembered"]:
+        scores += f'<b class="remembered" title="{escape(_("Remembered points"))}">+{p["remembered"]}</b>'
+    if not scores:
+        scores = '<span class="zero">0</span>'
+    rating = ""
+    if p["rating_points"] is not None:
+        rating = (f'<span class="rating-points">'
+                  f'{_("rating +%(points)s") % {"points": p["rating_points"]}}</span>')
+    return (
+        f'<li class="{classes}" data-seat="{p["number"]}"><span class="name">{name}</span>'
+        f'<span class="count" title="{escape(_("Tiles in hand"))}">'
+        f'{"" if p["me"] else tile_back()}× {p["tiles"]}</span>'
+        f'<span class="scores">{scores}</span>{rating}</li>')
 
 
 def _chain(c: dict) -> str:

@@ -41,6 +41,8 @@ class Snapshot:
     loaded: float = field(default_factory=time.monotonic)
     # The round table, the same for every seat: rendered once per language.
     round_tables: dict = field(default_factory=dict)
+    # What every seat's frame of this version shows alike, per language (room_html.room).
+    parts: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -83,7 +85,8 @@ def render(snapshot: Snapshot, seat: int | None, language: str, announce, events
                 snapshot.round_tables[language] = render_to_string(
                     "games/_round_table.html", {"table": context["table"]})
             table = snapshot.round_tables[language]
-        return room_html.room(context, announce(events, context["names"]), table)
+        return room_html.room(context, announce(events, context["names"]), table,
+                              snapshot.parts.setdefault(language, {}))
 
 
 class Snapshots:
