@@ -11,7 +11,8 @@ Starts the site itself (so a run is reproducible from one command), in either se
 It creates ``4 * --games`` accounts, logs each in by writing a session straight into the
 session store (the log-in form is throttled by django-axes), seats them at four-player
 tables through ``games.services`` and connects every player to its game room, the seats
-of one table spread over the servers.  Each game then acts at ``--pace`` seconds per
+of one table spread over the servers (``--placement by-game`` puts them on one, as a proxy
+routing by game would).  Each game then acts at ``--pace`` seconds per
 action: the player whose turn it is picks one of the moves its own last frame offers
 (exactly the buttons' ``hx-vals``, what htmx would send) and the round trip is the time
 from sending it to receiving that player's updated view.  A finished game is replaced by
@@ -443,11 +444,18 @@ class Bench:
         self.connecting = asyncio.Semaphore(args.connect_concurrency)
         self.report: list[dict] = []
 
+    def server(self, n: int) -> Process:
+        """The server of connection ``n`` (player ``n % 4`` of table ``n // 4``): with
+        ``--placement spread`` a table's seats go to different servers, with ``by-game``
+        (what a proxy hashing the game's URL does, docs/operations.md) all to one."""
+        index = n // 4 if self.args.placement == "by-game" else n
+        return self.servers[index % len(self.servers)]
+
     def url(self, n: int, path: str) -> str:
-        return f"ws://127.0.0.1:{self.servers[n % len(self.servers)].port}{path}"
+        return f"ws://127.0.0.1:{self.server(n).port}{path}"
 
     def origin(self, n: int) -> str:
-        return f"http://127.0.0.1:{self.servers[n % len(self.servers)].port}"
+        return f"http://127.0.0.1:{self.server(n).port}"
 
     def groups(self):
         return [self.players[i:i + 4] for i in range(0, len(self.players), 4)]
@@ -549,6 +557,8 @@ def main() -> None:
     parser.add_argument("--soak", type=float, default=0, help="a long paced phase (seconds)")
     parser.add_argument("--sample-every", type=float, default=30)
     parser.add_argument("--servers", type=int, default=2, help="daphne processes (scaled)")
+    parser.add_argument("--placement", choices=("spread", "by-game"), default="spread",
+                        help="a table's seats over the servers, or all on one (scaled)")
     parser.add_argument("--clocks", type=int, default=1, help="manage.py clock processes (scaled)")
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/kozel_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379")
@@ -591,6 +601,8 @@ def main() -> None:
     setup = (f"{args.setup}: {len(servers)} daphne" +
              (f" + {len(clocks)} clock, PostgreSQL + Redis" if args.setup == "scaled"
               else ", SQLite + in-memory layer"))
+    if len(servers) > 1:
+        setup += f", seats placed {args.placement}"
     report = {"setup": setup, "games": args.games, "players": 4 * args.games, "pace_s": args.pace,
               "env": args.env, "load": os.getloadavg(), "phases": bench.report}
     print(json.dumps({k: v for k, v in report.items() if k != "phases"}))
