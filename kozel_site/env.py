@@ -130,7 +130,15 @@ def channel_layers(env: Mapping[str, str]) -> dict:
                 # with "Timeout reading", closing its player's socket (bench/load.py found
                 # it). Reads may take a little longer than that wait.
                 "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}],
-                           "prefix": "kozel"},
+                           "prefix": "kozel",
+                           # All the consumers of one server process share one Redis
+                           # queue ("specific.<process>!"), and a group message to a full
+                           # queue is dropped without an error.  The default of 100 is
+                           # less than a second of notices for a busy process: a player
+                           # then never heard that it was their turn (bench/load.py's
+                           # scaled soak).  Messages are small and expire after a minute.
+                           "capacity": 1000,
+                           "channel_capacity": {"specific.*": 100_000}},
             }
         }
     return {"default": {"BACKEND": "kozel_site.layers.InMemoryChannelLayer"}}
