@@ -12,7 +12,6 @@ import json
 import logging
 import time
 
-from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -23,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
 from games import layerwatch, notify, services, snapshots
+from games.dbcall import database_call
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ class LoopConsumer(AsyncWebsocketConsumer):
     Channels closes stale database connections before handling every message, as one
     more call on its single database thread (DESIGN.md, known traps): for a room that
     is one call per seat per move, queued behind the moves themselves.  These consumers
-    reach the database only through ``database_sync_to_async``, which closes stale
+    reach the database only through ``database_call`` (games/dbcall.py), which closes stale
     connections around each of its own calls, so the detour is left out.
     """
 
@@ -103,7 +103,7 @@ class GameConsumer(LoopConsumer):
         self.language = scope_language(self.scope)
         self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
         self.sent_version = -1
-        found, private, seat = await database_sync_to_async(self._who_am_i)()
+        found, private, seat = await database_call(self._who_am_i)()
         if not found:
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
@@ -162,7 +162,7 @@ class GameConsumer(LoopConsumer):
         version = parse_version(data.get("version"))
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
-            notices = await database_sync_to_async(self._act)(message, version)
+            notices = await database_call(self._act)(message, version)
             self.snapshots.prime(notices)
             await notify.send_collected(notices)
         except services.PlayError as refusal:
@@ -265,7 +265,7 @@ class LobbyConsumer(LoopConsumer):
                                   f'data-redirect="{url}"></div>')
 
     async def send_requests(self):
-        await self.send(text_data=await database_sync_to_async(self._render)())
+        await self.send(text_data=await database_call(self._render)())
 
     def _render(self):
         from games.lobby import requests_fragment  # the lobby's own module renders its list

@@ -21,11 +21,11 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 
-from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import room_html, rules
+from games.dbcall import database_call
 from games.models import Match, MatchStatus
 from games.presenters import room_context, round_rows
 
@@ -111,7 +111,7 @@ class Snapshots:
         """A load that starts now: for a client that connects or asks to resync (all of
         it read again), or for a notice (``reuse``: what cannot have changed is kept)."""
         previous = self.latest.get(match_id) if reuse else None
-        snapshot = await database_sync_to_async(load)(match_id, previous)
+        snapshot = await database_call(load)(match_id, previous)
         self._keep(match_id, snapshot)
         return snapshot
 

@@ -1,0 +1,20 @@
+"""Where the game room's database calls run: channels' one thread, or a pool.
+
+Channels runs every ``database_sync_to_async`` call of a process on one thread (DESIGN.md,
+known traps).  On SQLite that is the right place: the database has one writer at a time
+and lives in the process, so more threads would only queue in its busy handler
+(docs/performance.md).  On PostgreSQL a call spends most of its time waiting for the
+server -- above all for a commit to reach the disk -- and on one thread every move of the
+process waited for the one before it: there moves and loads run on the event loop's pool
+of threads, each thread with its own connection, and their waits overlap.  Correctness
+does not depend on the thread: a move locks its match row (games.services).
+"""
+
+from channels.db import database_sync_to_async
+from django.db import connection
+
+
+def database_call(function):
+    """``function`` as an awaitable run off the event loop, closing stale connections
+    around it as ``database_sync_to_async`` does."""
+    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
