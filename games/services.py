@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import notify, rules
+from games import movesql, notify, rules
 from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
                           MatchStatus, Move, MoveKind, RoundScore, Seat)
 from ratings.formulas import finished_game_points, interrupted_game_points
@@ -147,10 +147,10 @@ def _start(match: Match) -> None:
 # -- the move path ----------------------------------------------------------------------
 
 def _locked_match(match_id: int) -> Match:
-    try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise PlayError(_("There is no such game."), "gone") from None
+    match = movesql.locked_match(match_id)
+    if match is None:
+        raise PlayError(_("There is no such game."), "gone")
+    return match
 
 
 def seat_of(match: Match, user) -> int | None:
@@ -267,8 +267,8 @@ def run_due(match_id: int, now=None) -> bool:
 
 def _log(match: Match, kind: str, seat: int | None, payload: dict) -> None:
     match.version += 1
-    Move.objects.create(match=match, number=match.version, seat=seat, kind=kind,
-                        payload=payload)
+    movesql.insert_moves([Move(match=match, number=match.version, seat=seat, kind=kind,
+                               payload=payload)])
 
 
 def _deal(match: Match, state: rules.GameState) -> None:
@@ -307,7 +307,7 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
         _end(match, state)
     elif not turn_goes_on:
         match.deadline = timezone.now() + _time_for(match, state)
-    match.save(update_fields=MOVE_CHANGES)
+    movesql.save_match(match, MOVE_CHANGES)
     notify.match_changed(match.pk, match.version, events, committed=(match, state))
 
 

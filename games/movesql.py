@@ -1,0 +1,64 @@
+"""The three statements of every move, as SQL prepared once per process.
+
+A move locks its match row, appends to the move log and saves the match: the ORM spent
+about four times as long building each of these statements as the database spent running
+it, hundreds of times a second under load (docs/performance.md).  Here each statement's
+text is built once; values still go through each field's own conversion for the
+database (``get_db_prep_save``), so JSON, times and choices are stored exactly as the ORM
+stores them.  Everything else keeps to the ORM.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.db import connection
+
+from games.models import Match, Move
+
+
+@lru_cache(maxsize=None)
+def _select_for_update(vendor: str) -> str:
+    table = connection.ops.quote_name(Match._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return f"SELECT * FROM {table} WHERE {connection.ops.quote_name('id')} = %s{lock}"
+
+
+def locked_match(match_id: int) -> Match | None:
+    """The match row, locked until the transaction ends (SQLite: the whole database is,
+    by the IMMEDIATE transaction)."""
+    return next(iter(Match.objects.raw(_select_for_update(connection.vendor), [match_id])), None)
+
+
+@lru_cache(maxsize=None)
+def _insert(vendor: str, model, fields: tuple[str, ...]) -> tuple[str, tuple]:
+    meta, quote = model._meta, connection.ops.quote_name
+    columns = tuple(meta.get_field(name) for name in fields)
+    sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(c.column) for c in columns)}) "
+           f"VALUES ({', '.join(['%s'] * len(columns))})")
+    return sql, columns
+
+
+def insert_moves(moves: list[Move]) -> None:
+    """Append ``moves`` (unsaved Move instances) to the log in one statement each."""
+    sql, columns = _insert(connection.vendor, Move,
+                           ("match", "number", "seat", "kind", "payload", "created_at"))
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [[c.get_db_prep_save(getattr(m, c.attname), connection)
+                                  for c in columns] for m in moves])
+
+
+@lru_cache(maxsize=None)
+def _update(vendor: str, fields: tuple[str, ...]) -> tuple[str, tuple]:
+    meta, quote = Match._meta, connection.ops.quote_name
+    columns = tuple(meta.get_field(name) for name in fields)
+    sets = ", ".join(f"{quote(c.column)} = %s" for c in columns)
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote('id')} = %s", columns
+
+
+def save_match(match: Match, fields: tuple[str, ...]) -> None:
+    """Save these fields of ``match`` (as ``match.save(update_fields=fields)`` would)."""
+    sql, columns = _update(connection.vendor, fields)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [c.get_db_prep_save(getattr(match, c.attname), connection)
+                             for c in columns] + [match.pk])
