@@ -1,6 +1,7 @@
-"""The three statements of every move, as SQL prepared once per process.
+"""The statements of every move, as SQL prepared once per process.
 
-A move locks its match row, appends to the move log and saves the match: the ORM spent
+A move locks its match row, appends to the move log and saves the match, and every game
+room then reads the match again: the ORM spent
 about four times as long building each of these statements as the database spent running
 it, hundreds of times a second under load (docs/performance.md).  Here each statement's
 text is built once; values still go through each field's own conversion for the
@@ -18,16 +19,21 @@ from games.models import Match, Move
 
 
 @lru_cache(maxsize=None)
-def _select_for_update(vendor: str) -> str:
+def _select(vendor: str, lock: bool) -> str:
     table = connection.ops.quote_name(Match._meta.db_table)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    lock = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     return f"SELECT * FROM {table} WHERE {connection.ops.quote_name('id')} = %s{lock}"
 
 
 def locked_match(match_id: int) -> Match | None:
     """The match row, locked until the transaction ends (SQLite: the whole database is,
     by the IMMEDIATE transaction)."""
-    return next(iter(Match.objects.raw(_select_for_update(connection.vendor), [match_id])), None)
+    return next(iter(Match.objects.raw(_select(connection.vendor, True), [match_id])), None)
+
+
+def match_row(match_id: int) -> Match | None:
+    """The match row as it is now (a game room's load after every change)."""
+    return next(iter(Match.objects.raw(_select(connection.vendor, False), [match_id])), None)
 
 
 @lru_cache(maxsize=None)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import room_html, rules
+from games import movesql, room_html, rules
 from games.dbcall import database_call
 from games.models import Match, MatchStatus
 from games.presenters import room_context, round_rows
@@ -56,7 +56,7 @@ def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
     all that can have changed: the seats of a started game are fixed, and the round rows
     only grow when a round ends, which changes the state's round or phase.
     """
-    match = Match.objects.filter(pk=match_id).first()
+    match = movesql.match_row(match_id)
     if match is None:
         return None
     state = rules.GameState.from_json(match.state) if match.state is not None else None
