@@ -19,12 +19,14 @@ def tile_halves(name: str) -> tuple[int, int]:
 
 
 def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
-                 seats: list | None = None, rounds: list | None = None) -> dict:
+                 seats: list | None = None, rounds: list | None = None,
+                 with_table: bool = True) -> dict:
     """Template context of the game room for ``seat`` (None: a spectator).
 
     ``seats`` (with their users) and ``rounds`` (the match's RoundScore rows) may be given
     already loaded: the room consumers load them once per version for every seat they
-    serve, and then render without touching the database.
+    serve, and then render without touching the database.  ``with_table=False`` leaves
+    out the round table, for a caller that has it rendered already.
     """
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("number"))
@@ -87,7 +89,8 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
         turn_mine=seat is not None and turn == seat and match.status == MatchStatus.PLAYING,
         turn_name=names.get(turn) if turn is not None else None,
         bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
-        bazaar=view["bazaar"], table=round_table(match, names, view["seats"], rounds),
+        bazaar=view["bazaar"],
+        table=round_table(match, names, view["seats"], rounds) if with_table else None,
         fish=view["fish"],
     )
     return context

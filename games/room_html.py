@@ -52,7 +52,9 @@ def room(context: dict, events=(), round_table_html: str = "", shared: dict | No
         chain = _chain(c)
         if c["chain"]:  # an empty chain says whose lead it is: not the same for all
             shared["chain"] = chain
-    parts += [_bar(c), _players(c, shared), chain, _turn_line(c)]
+    parts += [_shared(shared, ("bar", c["turn_mine"]), _bar, c), _players(c, shared), chain,
+              _shared(shared, ("turn", c["turn_mine"], c["spectator"], c.get("can_draw")),
+                      _turn_line, c)]
     if not c["spectator"]:
         parts.append(_hand(c))
     if "summary" not in shared:
@@ -63,6 +65,13 @@ def room(context: dict, events=(), round_table_html: str = "", shared: dict | No
                      f'<summary>{_("Score table")}</summary>{round_table_html}</details>')
     parts.append("</div>")
     return "\n".join(p for p in parts if p)
+
+
+def _shared(shared: dict, key: tuple, part, c: dict) -> str:
+    """``part(c)``, built once for all the seats whose frames differ from it only in ``key``."""
+    if key not in shared:
+        shared[key] = part(c)
+    return shared[key]
 
 
 def _bar(c: dict) -> str:
@@ -216,12 +225,12 @@ def _summary(c: dict) -> str:
 
 def _game_end(c: dict) -> str:
     status = c["status"]
+    if status not in ("aborted", "finished", "interrupted"):
+        return ""
     lobby = f'<a class="button" href="{reverse("games:lobby")}">{_("Back to the lobby")}</a>'
     if status == "aborted":
         return (f'<section class="game-end"><h2>{_("A moderator stopped this game")}</h2>'
                 f'<p>{_("It counts for nobody: no rating points were given.")}</p><p>{lobby}</p></section>')
-    if status not in ("finished", "interrupted"):
-        return ""
     players, match, result = c["players"], c["match"], c["result"] or {}
     if status == "finished":
         goats = "".join(f'<b class="goat-badge">{escape(p["name"])}</b> ' for p in players if p["goat"])

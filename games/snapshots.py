@@ -77,14 +77,13 @@ def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | 
 def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
     """The room frame of ``seat`` (None: a spectator); no database access."""
     with translation.override(language):
-        context = room_context(snapshot.match, seat, state=snapshot.state,
-                               seats=snapshot.seats, rounds=snapshot.rounds)
-        table = ""
-        if context.get("table") and context["table"]["rounds"]:
-            if language not in snapshot.round_tables:
-                snapshot.round_tables[language] = render_to_string(
-                    "games/_round_table.html", {"table": context["table"]})
-            table = snapshot.round_tables[language]
+        table = snapshot.round_tables.get(language)
+        context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
+                               rounds=snapshot.rounds, with_table=table is None)
+        if table is None:  # the same for every seat: rendered once per language
+            rounds = context.get("table") and context["table"]["rounds"]
+            table = snapshot.round_tables[language] = render_to_string(
+                "games/_round_table.html", {"table": context["table"]}) if rounds else ""
         return room_html.room(context, announce(events, context["names"]), table,
                               snapshot.parts.setdefault(language, {}))
 
