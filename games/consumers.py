@@ -103,6 +103,7 @@ class GameConsumer(LoopConsumer):
         self.language = scope_language(self.scope)
         self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
         self.sent_version = -1
+        self.sent_table = None
         found, private, seat = await database_call(self._who_am_i)()
         if not found:
             await self.close(code=CLOSE_NO_SUCH_GAME)
@@ -194,6 +195,7 @@ class GameConsumer(LoopConsumer):
 
     async def send_room(self, events=()):
         """This seat's full view, loaded now (on connecting, resyncing, a stale move)."""
+        self.sent_table = None  # the page may have been reloaded: everything again
         await self.send_snapshot(await self.snapshots.fresh(self.match_id), events)
 
     async def send_snapshot(self, snapshot, events=()):
@@ -201,8 +203,12 @@ class GameConsumer(LoopConsumer):
         # one database thread is left to moves and loads (docs/performance.md).
         if snapshot is not None and snapshot.version >= self.sent_version:
             self.sent_version = snapshot.version
-            await self.send(text_data=snapshots.render(snapshot, self.seat, self.language,
-                                                       announce, events))
+            frame = snapshots.render(snapshot, self.seat, self.language, announce, events)
+            table_key, table = snapshots.score_table(snapshot, self.language)
+            if table_key != self.sent_table:  # it changes once a round: sent only then
+                self.sent_table = table_key
+                frame += table
+            await self.send(text_data=frame)
 
     async def send_notice(self, text: str, error: bool = False):
         html = render_to_string("games/_notice.html", {"text": text, "error": error})

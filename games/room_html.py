@@ -29,13 +29,12 @@ def tile(a: int, b: int, vertical: bool = False) -> str:
     return _tile(a, b, vertical, "")
 
 
-def room(context: dict, events=(), round_table_html: str = "", shared: dict | None = None) -> str:
+def room(context: dict, events=(), shared: dict | None = None) -> str:
     """The room frame: an htmx out-of-band swap of ``#room`` for ``context``'s seat.
 
-    ``events`` are the announcement lines of what just happened; ``round_table_html`` the
-    rendered score table (empty while no round has ended).  ``shared`` keeps the parts that
-    are the same for every seat (the chain, each player's line, the round summary) for
-    the next seat rendered from the same version in the same language.
+    ``events`` are the announcement lines of what just happened.  ``shared`` keeps the
+    parts that are the same for every seat (the chain, each player's line, the round
+    summary) for the next seat rendered from the same version in the same language.
     """
     c = context
     shared = {} if shared is None else shared
@@ -60,9 +59,6 @@ def room(context: dict, events=(), round_table_html: str = "", shared: dict | No
     if "summary" not in shared:
         shared["summary"] = _summary(c)
     parts += [shared["summary"], _game_end(c)]
-    if round_table_html:
-        parts.append(f'<details class="round-table"{"" if c.get("phase") == "play" else " open"}>'
-                     f'<summary>{_("Score table")}</summary>{round_table_html}</details>')
     parts.append("</div>")
     return "\n".join(p for p in parts if p)
 
@@ -251,3 +247,15 @@ def _game_end(c: dict) -> str:
     return (f'<section class="game-end">{head}<ul class="rating-list">{ratings}</ul>'
             f'<p>{lobby} <a class="button" href="{game_page}">{_("Game page: record and replay")}</a>'
             f'</p></section>')
+
+
+def score_table(table_html: str, open_: bool) -> str:
+    """The score table beside the room (``#round-table``), an out-of-band swap of its own:
+    it changes once a round, so a client gets it only when it changed, not with every
+    move.  ``table_html`` is the rendered ``games/_round_table.html`` ("" before the
+    first round ends); ``open_`` unfolds it (between rounds and at the end)."""
+    inner = ""
+    if table_html:
+        inner = (f'<details class="round-table"{" open" if open_ else ""}>'
+                 f'<summary>{_("Score table")}</summary>{table_html}</details>')
+    return f'<div id="round-table" class="round-table-box" hx-swap-oob="true">{inner}</div>'

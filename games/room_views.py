@@ -7,12 +7,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import room_html, services
-from games.consumers import parse_version
+from games import services, snapshots
+from games.consumers import announce, parse_version
 from games.models import Match
-from games.presenters import room_context
 
 
 def _match_for(request, match_id):
@@ -24,19 +24,18 @@ def _match_for(request, match_id):
 
 
 def room_frame(match, seat) -> str:
-    """The ``#room`` fragment, as the room's consumer sends it (games/room_html.py)."""
-    context = room_context(match, seat)
-    table = ""
-    if context.get("table") and context["table"]["rounds"]:
-        table = render_to_string("games/_round_table.html", {"table": context["table"]})
-    return room_html.room(context, (), table)
+    """The ``#room`` and ``#round-table`` fragments, as the room's consumer sends them
+    (games/room_html.py)."""
+    snapshot, language = snapshots.load(match.pk), get_language()
+    _key, table = snapshots.score_table(snapshot, language)
+    return snapshots.render(snapshot, seat, language, announce) + table
 
 
 def room(request, match_id):
     match, seat = _match_for(request, match_id)
     return render(request, "games/room.html", {
         "match": match, "seat": seat, "status": match.status,
-        "room_html": mark_safe(room_frame(match, seat)),  # noqa: S308 built with escape()
+        "room_html": mark_safe(room_frame(match, seat)),  # built with escape() throughout
     })
 
 

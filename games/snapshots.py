@@ -27,7 +27,7 @@ from django.utils import translation
 from games import movesql, room_html, rules
 from games.dbcall import database_call
 from games.models import Match, MatchStatus
-from games.presenters import room_context, round_rows
+from games.presenters import room_context, round_rows, round_table
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices (the clock's now_ms is rendered fresh)
 
@@ -39,7 +39,8 @@ class Snapshot:
     rounds: list
     state: rules.GameState | None
     loaded: float = field(default_factory=time.monotonic)
-    # The round table, the same for every seat: rendered once per language.
+    # The score table, the same for every seat: rendered once per language and change
+    # (snapshots of one match share it while its rows stay the same).
     round_tables: dict = field(default_factory=dict)
     # What every seat's frame of this version shows alike, per language (room_html.room).
     parts: dict = field(default_factory=dict)
@@ -77,15 +78,26 @@ def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | 
 def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
     """The room frame of ``seat`` (None: a spectator); no database access."""
     with translation.override(language):
-        table = snapshot.round_tables.get(language)
         context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
-                               rounds=snapshot.rounds, with_table=table is None)
-        if table is None:  # the same for every seat: rendered once per language
-            rounds = context.get("table") and context["table"]["rounds"]
-            table = snapshot.round_tables[language] = render_to_string(
-                "games/_round_table.html", {"table": context["table"]}) if rounds else ""
-        return room_html.room(context, announce(events, context["names"]), table,
+                               rounds=snapshot.rounds, with_table=False)
+        return room_html.room(context, announce(events, context["names"]),
                               snapshot.parts.setdefault(language, {}))
+
+
+def score_table(snapshot: Snapshot, language: str) -> tuple[tuple, str]:
+    """The score table's fragment (room_html.score_table), rendered once per language
+    and change of the table, and the key that changes with it."""
+    phase = snapshot.state.phase if snapshot.state is not None else None
+    key = (len(snapshot.rounds), phase == rules.PLAYING, language)
+    if key not in snapshot.round_tables:
+        with translation.override(language):
+            names = {s.number: (s.user.username if s.user_id else s.bot_name)
+                     for s in snapshot.seats}
+            table = round_table(snapshot.match, names, snapshot.match.seats_count, snapshot.rounds)
+            rendered = render_to_string("games/_round_table.html", {"table": table}) \
+                if table["rounds"] else ""
+            snapshot.round_tables[key] = room_html.score_table(rendered, open_=not key[1])
+    return key, snapshot.round_tables[key]
 
 
 class Snapshots:

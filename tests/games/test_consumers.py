@@ -83,6 +83,26 @@ async def test_a_whole_game_over_websockets(players):
         await seat.ws.disconnect()
 
 
+async def test_the_score_table_comes_on_connecting_and_when_a_round_ends_not_with_every_move():
+    users = await make_users("table0", "table1")
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u, random.Random(n)) for n, u in enumerate(users)]
+    for seat in seats:
+        await seat.connect()
+        assert 'id="round-table"' in seat.frames[0]  # empty before the first round ends
+    match = await play_to_the_end(seats, match_id)
+    rounds = await database_sync_to_async(lambda: match.round_scores.values("round_number").distinct().count())()
+    for seat in seats:
+        tables = [f for f in seat.frames[1:] if 'id="round-table"' in f]
+        rooms = [f for f in seat.frames[1:] if 'id="room"' in f]
+        # Once unfolded as each round ends, once folded as the next is dealt.
+        assert rounds <= len(tables) <= 2 * rounds + 1, (len(tables), rounds)
+        assert len(rooms) > 4 * len(tables)
+        assert all(f.count("<details") <= 1 and "score-table" in f for f in tables)
+        assert '<details class="round-table" open>' in tables[-1]  # the game is over
+        await seat.ws.disconnect()
+
+
 def hidden_tiles_named(frame: str, state: rules.GameState, seat: int) -> set:
     own = set(state.hand(seat))
     table = {t for t in rules.TILES if state.table & t.bit}
