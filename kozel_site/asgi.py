@@ -36,3 +36,14 @@ if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
     from games.clock import start_in_server  # noqa: E402
 
     start_in_server()
+
+# Garbage collection in a server process (docs/performance.md): everything loaded at start
+# (Django, the templates, the translations) lives as long as the process, yet the
+# default collector scanned it again in every full collection, and with a thousand open
+# game rooms a full collection stopped the event loop for hundreds of milliseconds.  So
+# the start-up objects are frozen out of collections, and collections run less often.
+if settings.KOZEL_GC_TUNED and "daphne.server" in sys.modules:
+    import gc  # noqa: E402
+
+    gc.freeze()
+    gc.set_threshold(*settings.KOZEL_GC_THRESHOLDS)

@@ -172,6 +172,10 @@ KOZEL_CLOCK_IN_SERVER = config.env_bool(ENV, "KOZEL_CLOCK_IN_SERVER",
                                         default=not ENV.get("REDIS_URL", "").strip())
 # Seconds between the clock's sweeps: how late a bot's move or a timeout may be at most.
 KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
+# The garbage collector of a daphne process: start-up objects frozen out of collections
+# and these thresholds (Python's own are 700, 10, 10); see kozel_site/asgi.py.
+KOZEL_GC_TUNED = config.env_bool(ENV, "KOZEL_GC_TUNED", default=True)
+KOZEL_GC_THRESHOLDS = (20_000, 20, 50)
 # A bare echo WebSocket at /ws/echo/, the baseline bench/load.py compares the game room
 # with (docs/performance.md). Off unless asked for: it serves no player.
 KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)
