@@ -22,3 +22,26 @@ async def test_websocket_from_another_site_is_refused():
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect()
+
+
+GC_PROBE = """
+import gc, sys
+import daphne.server  # as when daphne serves the application
+import kozel_site.asgi
+from django.conf import settings
+print(gc.get_freeze_count() > 0, gc.get_threshold() == settings.KOZEL_GC_THRESHOLDS)
+"""
+
+
+@pytest.mark.parametrize("tuned, expected", [("1", "True True"), ("0", "False False")])
+def test_a_server_process_freezes_its_start_up_objects_out_of_garbage_collection(tuned, expected):
+    import os
+    import subprocess
+    import sys
+
+    from tests.daphne_server import ROOT
+
+    env = dict(os.environ, KOZEL_GC_TUNED=tuned, DJANGO_SETTINGS_MODULE="kozel_site.settings")
+    out = subprocess.run([sys.executable, "-c", GC_PROBE], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip().splitlines()[-1] == expected, out.stderr[-2000:]
