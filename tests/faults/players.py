@@ -45,15 +45,20 @@ class Player:
         self.refusals: list[str] = []
         self.connections = 0
         self.changed = asyncio.Event()
-        self._waiting: tuple[int, asyncio.Future] | None = None
+        self._sending = asyncio.Lock()
+        # (the version a newer view must pass to acknowledge the action, or None: only a
+        # refusal answers it; the future its answer goes to)
+        self._waiting: tuple[int | None, asyncio.Future] | None = None
         self._reader: asyncio.Task | None = None
 
     @property
     def connected(self) -> bool:
         return self._reader is not None and not self._reader.done()
 
-    async def connect(self, within: float = 30.0) -> None:
-        """Connect (again), trying until the server answers; the full view comes first."""
+    async def connect(self, within: float = 60.0) -> None:
+        """Connect (again), trying until the server answers; the full view comes first.
+
+        ``within`` outlasts a restarted server's own start (DaphneServer.ready_timeout)."""
         deadline = time.monotonic() + within
         while True:
             port = self.port()
@@ -98,7 +103,8 @@ class Player:
             if int(version) >= self.version:
                 self.status, self.turn_mine, self.version = status, mine == "true", int(version)
                 self.last_room = frame
-            if self._waiting and int(version) > self._waiting[0] and not self._waiting[1].done():
+            if self._waiting and self._waiting[0] is not None \
+                    and int(version) > self._waiting[0] and not self._waiting[1].done():
                 self._waiting[1].set_result("acknowledged")
         else:
             refused = NOTICE_ERROR.search(frame)
@@ -120,19 +126,33 @@ class Player:
         return out
 
     async def send(self, message: dict, timeout: float = 10.0) -> str:
-        """Send a move; "acknowledged", "refused", "closed" or "timeout"."""
-        version = message.get("version", self.version)
-        future = asyncio.get_running_loop().create_future()
-        self._waiting = (version, future)
-        try:
-            await self.ws.send(json.dumps(message))
-            outcome = await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
-            outcome = "timeout"
-        except Exception:
-            outcome = "closed"
-        finally:
-            self._waiting = None
+        """Send a move; "acknowledged", "refused", "closed" or "timeout".
+
+        One at a time (a test may repeat a move while the table's task plays), so that an
+        answer goes to the move it answers.  A newer view acknowledges only a move made on
+        the latest view, in turn (then nobody else can change the game); a move on an
+        older view, such as a repeat, is answered by its refusal, and newer views that
+        arrive meanwhile are other people's moves."""
+        async with self._sending:
+            version = message.get("version", self.version)
+            future = asyncio.get_running_loop().create_future()
+            self._waiting = (version if version == self.version else None, future)
+            try:
+                await self.ws.send(json.dumps(message))
+                outcome = await asyncio.wait_for(future, timeout)
+            except asyncio.TimeoutError:
+                outcome = "timeout"
+            except Exception:
+                outcome = "closed"
+            finally:
+                self._waiting = None
+            if outcome == "closed" and self._reader is not None:
+                # websockets refuses a send on a lost socket without ever suspending, and
+                # the reader may not have run since the loss: until it has, ``connected``
+                # still says yes, and a table moving this seat again at once spun without
+                # yielding, starving every task of the loop (the reconnects too) until its
+                # deadline.  The reader ends as soon as it runs.
+                await asyncio.wait([self._reader], timeout=timeout)
         if outcome == "acknowledged":
             self.acknowledged.append((version, message))
         return outcome
