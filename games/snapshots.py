@@ -90,6 +90,10 @@ def score_table(snapshot: Snapshot, language: str) -> tuple[tuple, str]:
     phase = snapshot.state.phase if snapshot.state is not None else None
     key = (len(snapshot.rounds), phase == rules.PLAYING, language)
     if key not in snapshot.round_tables:
+        # Only the current table is worth keeping: a running game's snapshots share this
+        # dict, and every round would otherwise leave two tables behind in memory.
+        for stale in [k for k in snapshot.round_tables if k[0] != key[0]]:
+            del snapshot.round_tables[stale]
         with translation.override(language):
             names = {s.number: (s.user.username if s.user_id else s.bot_name)
                      for s in snapshot.seats}
