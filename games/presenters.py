@@ -18,19 +18,22 @@ def tile_halves(name: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
-def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
-                 seats: list | None = None, rounds: list | None = None,
-                 with_table: bool = True) -> dict:
-    """Template context of the game room for ``seat`` (None: a spectator).
+def seat_names(seats) -> dict[int, str]:
+    """Seat number -> the login sitting there, or the bot's name."""
+    return {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
 
-    ``seats`` (with their users) and ``rounds`` (the match's RoundScore rows) may be given
-    already loaded: the room consumers load them once per version for every seat they
-    serve, and then render without touching the database.  ``with_table=False`` leaves
-    out the round table, for a caller that has it rendered already.
+
+def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
+                 seats: list | None = None) -> dict:
+    """What the game room shows ``seat`` (None: a spectator), for games/room_html.py.
+
+    ``seats`` (with their users) may be given already loaded: the room consumers load them
+    once per version for every seat they serve, and then render without touching the
+    database.  The score table is rendered apart (``round_table``, games.snapshots).
     """
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("number"))
-    names = {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
+    names = seat_names(seats)
     bots = {s.number for s in seats if not s.user_id}
     if state is None and match.state is not None:
         state = rules.GameState.from_json(match.state)
@@ -89,9 +92,7 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
         turn_mine=seat is not None and turn == seat and match.status == MatchStatus.PLAYING,
         turn_name=names.get(turn) if turn is not None else None,
         bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
-        bazaar=view["bazaar"],
-        table=round_table(match, names, view["seats"], rounds) if with_table else None,
-        fish=view["fish"],
+        bazaar=view["bazaar"], fish=view["fish"],
     )
     return context
 

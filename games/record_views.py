@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts.models import ModeratorAction
 from games import replayer, services
 from games.models import Match, MatchStatus
-from games.presenters import round_table
+from games.presenters import round_table, seat_names
 from games.records import record_of, state_after
 
 OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
@@ -30,7 +30,7 @@ def _over_match(request, match_id):
 
 def _seating(match):
     seats = list(match.seats.select_related("user").order_by("number"))
-    names = {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
+    names = seat_names(seats)
     return seats, names
 
 

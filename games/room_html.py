@@ -93,10 +93,7 @@ def _players(c: dict, shared: dict) -> str:
 
 
 def _player(c: dict, p: dict, shared: dict) -> str:
-    key = ("player", p["number"], p["me"])
-    if key not in shared:
-        shared[key] = _player_line(c, p)
-    return shared[key]
+    return _shared(shared, ("player", p["number"], p["me"]), lambda c: _player_line(c, p), c)
 
 
 def _player_line(c: dict, p: dict) -> str:

@@ -57,8 +57,7 @@ def room_act(request, match_id):
     except services.PlayError as refusal:
         error = refusal.message
     if request.htmx:
-        match.refresh_from_db()
-        html = room_frame(match, seat)
+        html = room_frame(match, seat)  # loaded afresh, after the move
         if error:
             html += render_to_string("games/_notice.html", {"text": error, "error": True})
         return HttpResponse(html)

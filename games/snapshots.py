@@ -27,7 +27,7 @@ from django.utils import translation
 from games import movesql, room_html, rules
 from games.dbcall import database_call
 from games.models import Match, MatchStatus
-from games.presenters import room_context, round_rows, round_table
+from games.presenters import room_context, round_rows, round_table, seat_names
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices (the clock's now_ms is rendered fresh)
 
@@ -62,10 +62,15 @@ def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
         return None
     state = rules.GameState.from_json(match.state) if match.state is not None else None
     if _only_the_match_changed(previous, state):
-        return Snapshot(match, previous.seats, previous.rounds, state,
-                        round_tables=previous.round_tables)
+        return _following(previous, match, state)
     seats = list(match.seats.select_related("user").order_by("number"))
     return Snapshot(match, seats, round_rows(match), state)
+
+
+def _following(previous: Snapshot, match: Match, state: rules.GameState) -> Snapshot:
+    """A newer snapshot of the same match, sharing what cannot have changed."""
+    return Snapshot(match, previous.seats, previous.rounds, state,
+                    round_tables=previous.round_tables)
 
 
 def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | None) -> bool:
@@ -78,8 +83,7 @@ def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | 
 def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
     """The room frame of ``seat`` (None: a spectator); no database access."""
     with translation.override(language):
-        context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
-                               rounds=snapshot.rounds, with_table=False)
+        context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats)
         return room_html.room(context, announce(events, context["names"]),
                               snapshot.parts.setdefault(language, {}))
 
@@ -95,9 +99,8 @@ def score_table(snapshot: Snapshot, language: str) -> tuple[tuple, str]:
         for stale in [k for k in snapshot.round_tables if k[0] != key[0]]:
             del snapshot.round_tables[stale]
         with translation.override(language):
-            names = {s.number: (s.user.username if s.user_id else s.bot_name)
-                     for s in snapshot.seats}
-            table = round_table(snapshot.match, names, snapshot.match.seats_count, snapshot.rounds)
+            table = round_table(snapshot.match, seat_names(snapshot.seats),
+                                snapshot.match.seats_count, snapshot.rounds)
             rendered = render_to_string("games/_round_table.html", {"table": table}) \
                 if table["rounds"] else ""
             snapshot.round_tables[key] = room_html.score_table(rendered, open_=not key[1])
@@ -165,8 +168,7 @@ class Snapshots:
             match, state = notice.committed
             previous = self.latest.get(match.pk)
             if _only_the_match_changed(previous, state):
-                self._keep(match.pk, Snapshot(match, previous.seats, previous.rounds, state,
-                                              round_tables=previous.round_tables))
+                self._keep(match.pk, _following(previous, match, state))
 
     def _keep(self, match_id: int, snapshot: Snapshot | None) -> None:
         if snapshot is None or match_id not in self.watchers:
