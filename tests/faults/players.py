@@ -179,6 +179,19 @@ class Table:
     def over(self) -> bool:
         return any(p.status in ("finished", "interrupted") for p in self.players)
 
+    async def settle(self, within: float = 15.0) -> None:
+        """Once the game ended for one player: let the others' last frame arrive before the
+        test looks (``play`` stops at the first player who sees the end).  A player whose
+        socket was dropped reconnects, as the page would; a live socket is only waited on,
+        so a notice lost on it still fails the test."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline and not all(
+                p.status in ("finished", "interrupted") for p in self.players):
+            for player in self.players:
+                if not player.connected:
+                    await player.connect()
+            await asyncio.sleep(0.05)
+
     async def play(self, until: float, pause: float = 0.0) -> None:
         while not self.over():
             if time.monotonic() > until:

@@ -90,6 +90,7 @@ def test_a_server_killed_in_the_middle_of_games_loses_and_repeats_no_acknowledge
                 # old view counts as refused only on the server's refusal (Player.send).
                 repeated.append(await sender.send(dict(message, version=version)))
         await asyncio.gather(*playing)
+        await asyncio.gather(*(g.settle() for g in games))
         for game in games:
             for player in game.players:
                 await player.close()

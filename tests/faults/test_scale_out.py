@@ -48,6 +48,7 @@ def test_players_on_different_server_processes_play_a_game_to_its_end(scaled_out
         await until_acknowledged([people], 40, playing)
         first.kill()
         await asyncio.gather(*playing)
+        await asyncio.gather(*(g.settle() for g in (people, with_bots)))
         for player in people.players + with_bots.players:
             await player.close()
         return people, with_bots
@@ -123,6 +124,7 @@ def test_games_go_on_after_redis_restarts(scaled_out, own_redis, make_user):
         own_redis.start()
         await asyncio.to_thread(own_redis.ready)
         await asyncio.gather(*playing)
+        await asyncio.gather(*(g.settle() for g in games))
         for game in games:
             for player in game.players:
                 await player.close()
