@@ -11,10 +11,17 @@ does not depend on the thread: a move locks its match row (games.services).
 """
 
 from channels.db import database_sync_to_async
-from django.db import connection
+from django.conf import settings
 
 
 def database_call(function):
     """``function`` as an awaitable run off the event loop, closing stale connections
     around it as ``database_sync_to_async`` does."""
-    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
+    return database_sync_to_async(function, thread_sensitive=_one_writer())
+
+
+def _one_writer() -> bool:
+    # Read from the settings, not from ``django.db.connection``: on the event loop that
+    # would make each consumer task a database wrapper of its own (a context-local one),
+    # some kilobytes for every open socket, never used for a query.
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
