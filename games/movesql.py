@@ -5,8 +5,9 @@ room then reads the match again: the ORM spent
 about four times as long building each of these statements as the database spent running
 it, hundreds of times a second under load (docs/performance.md).  Here each statement's
 text is built once; values still go through each field's own conversion for the
-database (``get_db_prep_save``), so JSON, times and choices are stored exactly as the ORM
-stores them.  Everything else keeps to the ORM.
+database (``get_db_prep_save``) and back (the converters the ORM's compiler would apply),
+so JSON, times and choices are stored and read exactly as the ORM does.  Everything else
+keeps to the ORM.
 """
 
 from __future__ import annotations
@@ -19,21 +20,46 @@ from games.models import Match, Move
 
 
 @lru_cache(maxsize=None)
-def _select(vendor: str, lock: bool) -> str:
-    table = connection.ops.quote_name(Match._meta.db_table)
+def _select(vendor: str, lock: bool) -> tuple[str, list[str], list[tuple]]:
+    """The statement, the attribute names in its column order, and per column the
+    database's converters with their column expression (as the ORM's compiler finds them)."""
+    quote = connection.ops.quote_name
+    fields = Match._meta.concrete_fields
     lock = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
-    return f"SELECT * FROM {table} WHERE {connection.ops.quote_name('id')} = %s{lock}"
+    sql = (f"SELECT {', '.join(quote(f.column) for f in fields)} "
+           f"FROM {quote(Match._meta.db_table)} WHERE {quote('id')} = %s{lock}")
+    converters = []
+    for field in fields:
+        column = field.get_col(Match._meta.db_table)
+        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        converters.append((found, column))
+    return sql, [f.attname for f in fields], converters
+
+
+def _read_match(lock: bool, match_id: int) -> Match | None:
+    sql, names, converters = _select(connection.vendor, lock)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for value, (found, column) in zip(row, converters):
+        for convert in found:
+            value = convert(value, column, connection)
+        values.append(value)
+    return Match.from_db(connection.alias, names, values)
 
 
 def locked_match(match_id: int) -> Match | None:
     """The match row, locked until the transaction ends (SQLite: the whole database is,
     by the IMMEDIATE transaction)."""
-    return next(iter(Match.objects.raw(_select(connection.vendor, True), [match_id])), None)
+    return _read_match(True, match_id)
 
 
 def match_row(match_id: int) -> Match | None:
     """The match row as it is now (a game room's load after every change)."""
-    return next(iter(Match.objects.raw(_select(connection.vendor, False), [match_id])), None)
+    return _read_match(False, match_id)
 
 
 @lru_cache(maxsize=None)
