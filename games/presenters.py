@@ -7,7 +7,7 @@ the seats' names, the round score rows and the match's public fields.
 
 from __future__ import annotations
 
-from django.utils import timezone
+import time
 
 from games import rules
 from games.models import Match, MatchStatus, RoundScore
@@ -24,27 +24,28 @@ def seat_names(seats) -> dict[int, str]:
 
 
 def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
-                 seats: list | None = None) -> dict:
+                 seats: list | None = None, shared: dict | None = None) -> dict:
     """What the game room shows ``seat`` (None: a spectator), for games/room_html.py.
 
     ``seats`` (with their users) may be given already loaded: the room consumers load them
     once per version for every seat they serve, and then render without touching the
-    database.  The score table is rendered apart (``round_table``, games.snapshots).
+    database.  ``shared``, a dict kept for one version of the match (and one language),
+    keeps what every seat sees alike, worked out for the first seat rendered from it.
+    The score table is rendered apart (``round_table``, games.snapshots).
     """
-    if seats is None:
-        seats = list(match.seats.select_related("user").order_by("number"))
-    names = seat_names(seats)
-    bots = {s.number for s in seats if not s.user_id}
-    if state is None and match.state is not None:
-        state = rules.GameState.from_json(match.state)
-    view = rules.view_for(state, seat) if state is not None else None
-    context = {
-        "match": match, "seat": seat, "view": view, "version": match.version,
-        "status": match.status, "names": names, "spectator": seat is None,
-        "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
-        "now_ms": int(timezone.now().timestamp() * 1000),
-        "result": match.result,
-    }
+    table = shared.get("context") if shared is not None else None
+    if table is None:
+        if seats is None:
+            seats = list(match.seats.select_related("user").order_by("number"))
+        if state is None and match.state is not None:
+            state = rules.GameState.from_json(match.state)
+        table = _table_context(match, state, seats)
+        if shared is not None:
+            shared["context"] = table
+    # Only the seat's own hand and moves come from its view: the rest is the public one.
+    view = rules.view_for(table["state"], seat) if table["state"] is not None else None
+    context = dict(table["fields"], seat=seat, view=view, spectator=seat is None,
+                   now_ms=int(time.time() * 1000))
     if view is None:
         context.update(players=[], hand=[], chain=[], turn_mine=False)
         return context
@@ -63,18 +64,39 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
         hand.append({"name": name, "halves": tile_halves(name), "playable": bool(ends_for_tile),
                      "choose_end": choose, "end": None if choose or not ends_for_tile
                      else (ends_for_tile[-1] or None)})
-    turn = view["turn"]
     order = list(range(view["seats"]))
     if seat is not None:  # me last, at the bottom of the screen; the others clockwise
         order = order[seat + 1:] + order[:seat + 1]
+    players = table["players"]
+    context.update(
+        players=[dict(players[n], me=n == seat) for n in order], hand=hand,
+        can_draw=any("draw" in a for a in legal),
+        turn_mine=seat is not None and view["turn"] == seat and match.status == MatchStatus.PLAYING,
+    )
+    return context
+
+
+def _table_context(match: Match, state: rules.GameState | None, seats: list) -> dict:
+    """What every seat and spectator sees alike, from the spectator's view."""
+    names = seat_names(seats)
+    fields = {
+        "match": match, "version": match.version, "status": match.status, "names": names,
+        "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
+        "result": match.result,
+    }
+    if state is None:
+        return {"state": None, "fields": fields, "players": []}
+    view = rules.spectator_view(state)
+    bots = {s.number for s in seats if not s.user_id}
+    turn = view["turn"]
     players = [{
-        "number": n, "name": names.get(n, "?"), "bot": n in bots, "me": n == seat,
+        "number": n, "name": names.get(n, "?"), "bot": n in bots,
         "tiles": view["hand_counts"][n], "score": view["scores"][n],
         "remembered": view["remembered"][n], "opened": view["opened"][n],
         "turn": n == turn, "goat": n in view["goats"],
         "rating_points": match.result["rating_points"][n]
         if match.result and match.rated else None,
-    } for n in order]
+    } for n in range(view["seats"])]
     last = view["last_round"]
     summary = None
     if last:
@@ -85,16 +107,13 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
                      for n in range(view["seats"])],
             "bank": last["bank"],
         }
-    context.update(
-        players=players, hand=hand,
+    fields.update(
         chain=[{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in view["chain"]],
-        can_draw=any("draw" in a for a in legal),
-        turn_mine=seat is not None and turn == seat and match.status == MatchStatus.PLAYING,
         turn_name=names.get(turn) if turn is not None else None,
         bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
         bazaar=view["bazaar"], fish=view["fish"],
     )
-    return context
+    return {"state": state, "fields": fields, "players": players}
 
 
 def round_table(match: Match, names: dict, seats: int, rows: list | None = None) -> dict:

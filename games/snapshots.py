@@ -82,10 +82,11 @@ def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | 
 
 def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
     """The room frame of ``seat`` (None: a spectator); no database access."""
+    shared = snapshot.parts.setdefault(language, {})
     with translation.override(language):
-        context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats)
-        return room_html.room(context, announce(events, context["names"]),
-                              snapshot.parts.setdefault(language, {}))
+        context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
+                               shared=shared)
+        return room_html.room(context, announce(events, context["names"]), shared)
 
 
 def score_table(snapshot: Snapshot, language: str) -> tuple[tuple, str]:
