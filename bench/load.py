@@ -29,7 +29,10 @@ the same way.  Phases, in order:
   soak      the games at --pace, memory sampled   (--soak seconds; 0 skips)
 
 Reports, per phase: actions, actions per second, round trip p50/p95/p99/max, errors by
-kind, each server process's resident memory (start, end, peak) and CPU use.
+kind, each server process's resident memory (start, end, peak) and CPU use.  An action
+unanswered within --ack-timeout is an error ("timeout"); its table then waits, without
+acting, up to --late-wait for the answer: one that comes is listed among the late
+answers (seconds after sending), one that never does is also counted as "lost".
 
     .venv/bin/python bench/load.py --setup embedded
     .venv/bin/python bench/load.py --setup scaled --servers 2 --clocks 1
@@ -215,6 +218,7 @@ class Stats:
         self.errors: Counter = Counter()
         self.started = self.ended = 0.0
         self.finished_games = 0
+        self.late: list[float] = []  # seconds until a timed-out action's answer came after all
 
     def summary(self) -> dict:
         rtts = sorted(self.rtts)
@@ -229,6 +233,7 @@ class Stats:
                 "max_ms": round(rtts[-1] * 1000, 2) if rtts else None,
                 "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
                 "errors": sum(self.errors.values()), "error_kinds": dict(self.errors),
+                "late_answers_s": [round(x, 1) for x in sorted(self.late)],
                 "games_finished": self.finished_games}
 
 
@@ -242,7 +247,7 @@ class Connection:
         self.status, self.turn_mine, self.version = None, False, -1
         self.last_room = ""
         self.waiting: asyncio.Future | None = None
-        self.wait_version = -1
+        self.wait_version = self.wait_version_sent = -1
 
     async def open(self):
         from websockets.asyncio.client import connect
@@ -302,7 +307,7 @@ class Connection:
     async def round_trip(self, text: str, version: int, timeout: float):
         """Send ``text``; the seconds until a frame newer than ``version`` (or a refusal)."""
         self.waiting = asyncio.get_running_loop().create_future()
-        self.wait_version = version
+        self.wait_version = self.wait_version_sent = version
         sent = time.perf_counter()
         try:
             await self.ws.send(text)
@@ -386,11 +391,37 @@ class Table:
                     stats.rtts.append(outcome)
             else:
                 stats.errors[outcome] += 1
+                if outcome == "timeout":
+                    await self.lost_or_late(mover, stats)
                 if outcome == "closed":
                     await asyncio.sleep(1)
                     for seat in self.seats:
                         await seat.close()
                     await self.sit_down(self.match_id)
+
+
+    async def lost_or_late(self, mover: Connection, stats: Stats) -> None:
+        """After an action went unanswered for --ack-timeout: wait (up to --late-wait) for
+        any seat to see a newer version without acting again, so that a late answer (kept
+        in ``stats.late``) is told from a lost one (the error "lost"); then resync."""
+        loop = asyncio.get_running_loop()
+        waited_from, before = loop.time(), mover.wait_version_sent
+        give_up = waited_from + self.bench.args.late_wait
+        while max(s.version for s in self.seats) <= before and loop.time() < give_up:
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), 1.0)
+            except asyncio.TimeoutError:
+                pass
+        if max(s.version for s in self.seats) > before:
+            stats.late.append(self.bench.args.ack_timeout + loop.time() - waited_from)
+            return
+        stats.errors["lost"] += 1
+        for seat in self.seats:  # as the page does after a hidden tab: ask for the view
+            try:
+                await seat.ws.send(json.dumps({"resync": True}))
+            except Exception:
+                pass
 
 
 class EchoGroup:
@@ -473,6 +504,7 @@ class Bench:
             await asyncio.sleep(warmup)
         stats.rtts.clear()
         stats.errors.clear()
+        stats.late.clear()
         stats.finished_games = 0
         rss_start = {p.name: p.rss_mb() for p in processes}
         cpu_start = {p.name: p.cpu_seconds() for p in processes}
@@ -492,6 +524,8 @@ class Bench:
         summary = stats.summary()
         for job in jobs:  # an action in flight at the end is let finish, then the job ends
             await job
+        after = stats.summary()  # answers waited for after the end are known only now
+        summary.update({k: after[k] for k in ("errors", "error_kinds", "late_answers_s")})
         summary["rss_mb"] = {p.name: {"start": round(rss_start[p.name], 1),
                                       "end": round(p.rss_mb(), 1),
                                       "peak": round(rss_peak[p.name], 1)} for p in processes}
@@ -543,6 +577,7 @@ def format_phase(s: dict) -> str:
     return (f"[{s['phase']}] {s['actions']} actions in {s['seconds']} s = {s['actions_per_s']}/s; "
             f"round trip p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, p99 {s['p99_ms']} ms, "
             f"max {s['max_ms']} ms; errors {s['errors']} {s['error_kinds'] or ''}; "
+            f"{'late answers (s) ' + str(s['late_answers_s']) + '; ' if s['late_answers_s'] else ''}"
             f"games finished {s['games_finished']}\n    memory: {rss}\n    cpu: {cpu}")
 
 
@@ -567,6 +602,9 @@ def main() -> None:
                         help="KOZEL_ROUND_PAUSE of the servers (seconds)")
     parser.add_argument("--turn-seconds", type=int, default=60)
     parser.add_argument("--ack-timeout", type=float, default=10.0)
+    parser.add_argument("--late-wait", type=float, default=60.0,
+                        help="after a timeout, how long to wait for a late answer before "
+                             "counting the action's answer as lost")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                         help="extra environment for the servers and clocks (repeatable)")
