@@ -37,11 +37,17 @@ if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
 
     start_in_server()
 
+if "daphne.server" in sys.modules:
+    from kozel_site import socketcycles  # noqa: E402
+
+    socketcycles.install()
+
 # Garbage collection in a server process (docs/performance.md): everything loaded at start
 # (Django, the templates, the translations) lives as long as the process, yet the
 # default collector scanned it again in every full collection, and with a thousand open
 # game rooms a full collection stopped the event loop for hundreds of milliseconds.  So
 # the start-up objects are frozen out of collections, and collections run less often.
+# (Which is also why a closed socket must not be left to the collector: socketcycles.)
 if settings.KOZEL_GC_TUNED and "daphne.server" in sys.modules:
     import gc  # noqa: E402
 
