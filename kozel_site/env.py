@@ -124,7 +124,7 @@ def channel_layers(env: Mapping[str, str]) -> dict:
     if url:
         return {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": "kozel_site.layers.RedisChannelLayer",
                 # redis-py reads time out after 5 s by default, and channels-redis waits
                 # on Redis (BZPOPMIN) for 5 s: an idle consumer then failed now and then
                 # with "Timeout reading", closing its player's socket (bench/load.py found
