@@ -32,7 +32,9 @@ Reports, per phase: actions, actions per second, round trip p50/p95/p99/max, err
 kind, each server process's resident memory (start, end, peak) and CPU use.  An action
 unanswered within --ack-timeout is an error ("timeout"); its table then waits, without
 acting, up to --late-wait for the answer: one that comes is listed among the late
-answers (seconds after sending), one that never does is also counted as "lost".
+answers (seconds after sending); one that never does, or whose game was interrupted
+meanwhile (the next player never saw the move and ran out of time), is also counted as
+"lost".
 
     .venv/bin/python bench/load.py --setup embedded
     .venv/bin/python bench/load.py --setup scaled --servers 2 --clocks 1
@@ -413,7 +415,10 @@ class Table:
                 await asyncio.wait_for(self.changed.wait(), 1.0)
             except asyncio.TimeoutError:
                 pass
-        if max(s.version for s in self.seats) > before:
+        # A game interrupted meanwhile is one whose next player never saw the move and ran
+        # out of time: its answer was lost, and the newer version is the interruption's.
+        interrupted = any(s.status == "interrupted" for s in self.seats)
+        if max(s.version for s in self.seats) > before and not interrupted:
             stats.late.append(self.bench.args.ack_timeout + loop.time() - waited_from)
             return
         stats.errors["lost"] += 1
