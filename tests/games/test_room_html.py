@@ -107,3 +107,28 @@ def test_names_and_announcements_are_escaped(make_user):
     assert "<script>" not in frame and "<img" not in frame and "<i>turn" not in frame
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in frame
     well_formed(frame)
+
+
+def test_a_frame_is_the_same_whether_or_not_other_seats_were_rendered_first(make_user):
+    # Parts and context every seat sees alike are shared within a snapshot (worked out for
+    # the first seat rendered): nothing of one seat may reach another's frame that way.
+    people = [make_user(f"общий{n}") for n in range(3)]
+    match = services.create_request(people[0], players=3)
+    for person in people[1:]:
+        services.join_request(person, match.pk)
+    orders = [(0, 1, 2, None), (None, 2, 1, 0), (1, None, 0, 2), (2, 0, None, 1)]
+    for step in range(3000):
+        match.refresh_from_db()
+        shared = snapshots.load(match.pk)
+        for seat in orders[step % len(orders)]:
+            alone = snapshots.render(snapshots.load(match.pk), seat, "ru", announce)
+            together = snapshots.render(shared, seat, "ru", announce)
+            assert re.sub(r'data-now="\d+"', "", together) == re.sub(r'data-now="\d+"', "", alone)
+        if match.status != MatchStatus.PLAYING:
+            return
+        state = state_of(match)
+        if state.phase != rules.PLAYING:
+            services.run_due(match.pk, now=match.deadline)
+            continue
+        services.act(match.pk, people[state.turn], human_move(match, state.turn), match.version)
+    raise AssertionError("the game did not end")

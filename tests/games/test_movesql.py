@@ -1,0 +1,47 @@
+"""games/movesql.py reads and writes the match row exactly as the ORM does."""
+
+import pytest
+from django.db import transaction
+
+from games import movesql, services
+from games.models import Match
+
+from .conftest import human_move, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(match: Match) -> dict:
+    return {f.attname: getattr(match, f.attname) for f in Match._meta.concrete_fields}
+
+
+def assert_same_as_the_orm(match_id: int) -> None:
+    expected = fields_of(Match.objects.get(pk=match_id))
+    for read in (movesql.match_row(match_id), _locked(match_id)):
+        got = fields_of(read)
+        assert got == expected
+        assert {k: type(v) for k, v in got.items()} == {k: type(v) for k, v in expected.items()}
+        assert read._state.db == "default" and not read._state.adding
+
+
+def _locked(match_id: int) -> Match:
+    with transaction.atomic():
+        return movesql.locked_match(match_id)
+
+
+def test_the_match_row_reads_as_the_orm_reads_it_before_during_and_after_a_game(make_user):
+    people = [make_user(f"строка{n}") for n in range(2)]
+    match = services.create_request(people[0], players=2)
+    assert_same_as_the_orm(match.pk)  # waiting: no state, no deadline
+    services.join_request(people[1], match.pk)
+    match.refresh_from_db()
+    assert_same_as_the_orm(match.pk)  # playing: the state (JSON), the deadline (a time)
+    state = state_of(match)
+    services.act(match.pk, people[state.turn], human_move(match, state.turn), match.version)
+    assert_same_as_the_orm(match.pk)
+    services.leave_game(match.pk, people[0])
+    assert_same_as_the_orm(match.pk)  # interrupted: the result (JSON), the end time
+
+
+def test_a_missing_match_reads_as_none():
+    assert movesql.match_row(10**9) is None
