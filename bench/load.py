@@ -249,7 +249,7 @@ class Connection:
         self.status, self.turn_mine, self.version = None, False, -1
         self.last_room = ""
         self.waiting: asyncio.Future | None = None
-        self.wait_version = self.wait_version_sent = -1
+        self.wait_version = -1
 
     async def open(self):
         from websockets.asyncio.client import connect
@@ -309,7 +309,7 @@ class Connection:
     async def round_trip(self, text: str, version: int, timeout: float):
         """Send ``text``; the seconds until a frame newer than ``version`` (or a refusal)."""
         self.waiting = asyncio.get_running_loop().create_future()
-        self.wait_version = self.wait_version_sent = version
+        self.wait_version = version
         sent = time.perf_counter()
         try:
             await self.ws.send(text)
@@ -401,13 +401,12 @@ class Table:
                         await seat.close()
                     await self.sit_down(self.match_id)
 
-
     async def lost_or_late(self, mover: Connection, stats: Stats) -> None:
         """After an action went unanswered for --ack-timeout: wait (up to --late-wait) for
         any seat to see a newer version without acting again, so that a late answer (kept
         in ``stats.late``) is told from a lost one (the error "lost"); then resync."""
         loop = asyncio.get_running_loop()
-        waited_from, before = loop.time(), mover.wait_version_sent
+        waited_from, before = loop.time(), mover.wait_version
         give_up = waited_from + self.bench.args.late_wait
         while max(s.version for s in self.seats) <= before and loop.time() < give_up:
             self.changed.clear()

@@ -52,13 +52,15 @@ class WaitingConnectionPool(ConnectionPool):
         return await super().get_connection()
 
     async def release(self, connection):
-        await super().release(connection)
-        self._released.set()  # wakes every waiter, to check again
-        self._released.clear()
+        try:
+            await super().release(connection)
+        finally:
+            self._released.set()  # wakes every waiter, to check again
+            self._released.clear()
 
 
 class RedisChannelLayer(ChannelsRedisChannelLayer):
     def create_pool(self, index):
         host = dict(self.hosts[index])
-        return WaitingConnectionPool.from_url(host.pop("address"), max_connections=REDIS_CONNECTIONS,
-                                              **host)
+        return WaitingConnectionPool.from_url(host.pop("address"),
+                                              max_connections=REDIS_CONNECTIONS, **host)

@@ -1,13 +1,13 @@
 """Closed WebSockets freed as they close, not at some later full garbage collection.
 
-A daphne WebSocket connection sits in reference cycles that outlive it: autobahn resolves
-the protocol's ``is_closed`` future with the protocol itself, and the HTTP request that
-was upgraded and its HTTP channel (kept alive by its idle timer) refer to each other.  Reference counting cannot
-free a cycle; only the collector's full collection, which a busy but steady server runs
-rarely (kozel_site/asgi.py tunes it so), finds it.  Meanwhile every closed socket kept some tens
-of kilobytes (its protocol, request, buffers and transport): in a ten-minute soak the
-finished games' sockets made the server grow by about 2.5 MB a minute
-(docs/performance.md).  Each cycle is broken here as the socket closes.
+A daphne WebSocket connection sits in reference cycles that outlive it: autobahn
+resolves the protocol's ``is_closed`` future with the protocol itself, and the HTTP
+request that was upgraded and its HTTP channel (kept alive by its idle timer) refer to
+each other.  Reference counting cannot free a cycle; only a full collection finds it,
+and a busy but steady server runs one rarely (kozel_site/asgi.py tunes the collector
+so).  Meanwhile every closed socket kept some tens of kilobytes (its protocol, request,
+buffers and transport): in a ten-minute soak the finished games' sockets made the server
+grow by about 2.5 MB a minute (docs/performance.md).  Each cycle is broken here instead.
 """
 
 from __future__ import annotations
