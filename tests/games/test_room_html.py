@@ -59,15 +59,22 @@ def frames_of_a_whole_game(make_user, language):
     for person in people[1:]:
         services.join_request(person, match.pk)
     frames, previous = [], None
-    for _step in range(3000):
-        match.refresh_from_db()
+    for match in played_through(match, people):
         snapshot = snapshots.load(match.pk, previous)
         previous = snapshot
         for seat in (0, 1, 2, None):
             frames.append((match.status, seat, snapshots.render(snapshot, seat, language, announce,
                                                                 [{"type": "game_over"}])))
+    return frames
+
+
+def played_through(match, people):
+    """The match at every version of a whole game: moved on after each is looked at."""
+    for _step in range(3000):
+        match.refresh_from_db()
+        yield match
         if match.status != MatchStatus.PLAYING:
-            return frames
+            return
         state = state_of(match)
         if state.phase != rules.PLAYING:
             services.run_due(match.pk, now=match.deadline)
@@ -117,18 +124,9 @@ def test_a_frame_is_the_same_whether_or_not_other_seats_were_rendered_first(make
     for person in people[1:]:
         services.join_request(person, match.pk)
     orders = [(0, 1, 2, None), (None, 2, 1, 0), (1, None, 0, 2), (2, 0, None, 1)]
-    for step in range(3000):
-        match.refresh_from_db()
+    for step, match in enumerate(played_through(match, people)):
         shared = snapshots.load(match.pk)
         for seat in orders[step % len(orders)]:
             alone = snapshots.render(snapshots.load(match.pk), seat, "ru", announce)
             together = snapshots.render(shared, seat, "ru", announce)
             assert re.sub(r'data-now="\d+"', "", together) == re.sub(r'data-now="\d+"', "", alone)
-        if match.status != MatchStatus.PLAYING:
-            return
-        state = state_of(match)
-        if state.phase != rules.PLAYING:
-            services.run_due(match.pk, now=match.deadline)
-            continue
-        services.act(match.pk, people[state.turn], human_move(match, state.turn), match.version)
-    raise AssertionError("the game did not end")
