@@ -20,31 +20,41 @@ from games.models import Match, Move
 
 
 @lru_cache(maxsize=None)
-def _select(vendor: str, lock: bool) -> tuple[str, list[str], list[tuple]]:
-    """The statement, the attribute names in its column order, and per column the
-    database's converters with their column expression (as the ORM's compiler finds them)."""
+def _select(vendor: str, lock: bool) -> tuple[str, list[str]]:
+    """The statement, and the attribute names in its column order."""
     quote = connection.ops.quote_name
     fields = Match._meta.concrete_fields
     lock = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     sql = (f"SELECT {', '.join(quote(f.column) for f in fields)} "
            f"FROM {quote(Match._meta.db_table)} WHERE {quote('id')} = %s{lock}")
-    converters = []
-    for field in fields:
-        column = field.get_col(Match._meta.db_table)
-        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-        converters.append((found, column))
-    return sql, [f.attname for f in fields], converters
+    return sql, [f.attname for f in fields]
+
+
+def _converters() -> list[tuple]:
+    """Per column, the converters the ORM's compiler would apply, with their column.
+
+    They are methods of this thread's connection, so each connection keeps its own (a
+    process-wide cache would hold the first thread's connection for every thread)."""
+    found = getattr(connection, "_kozel_match_converters", None)
+    if found is None:
+        found = []
+        for field in Match._meta.concrete_fields:
+            column = field.get_col(Match._meta.db_table)
+            found.append((connection.ops.get_db_converters(column)
+                          + column.get_db_converters(connection), column))
+        connection._kozel_match_converters = found
+    return found
 
 
 def _read_match(lock: bool, match_id: int) -> Match | None:
-    sql, names, converters = _select(connection.vendor, lock)
+    sql, names = _select(connection.vendor, lock)
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])
         row = cursor.fetchone()
     if row is None:
         return None
     values = []
-    for value, (found, column) in zip(row, converters):
+    for value, (found, column) in zip(row, _converters()):
         for convert in found:
             value = convert(value, column, connection)
         values.append(value)
