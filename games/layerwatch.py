@@ -19,7 +19,9 @@ import logging
 import time
 import weakref
 
+from channels_redis.core import RedisChannelLayer
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +30,9 @@ INTERVAL = 1.0  # seconds between looks at Redis
 
 def redis_url() -> str | None:
     layer = settings.CHANNEL_LAYERS.get("default", {})
-    if not layer.get("BACKEND", "").startswith("channels_redis."):
+    # By class, not by module name: the scaled setup's layer is our own subclass
+    # (kozel_site/layers.py), and a name check once silently turned this watch off.
+    if not issubclass(import_string(layer.get("BACKEND", "")), RedisChannelLayer):
         return None
     hosts = layer.get("CONFIG", {}).get("hosts") or []
     host = hosts[0] if hosts else None
