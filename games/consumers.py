@@ -13,6 +13,7 @@ import logging
 import time
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
@@ -21,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import layerwatch, notify, services, snapshots
+from games import notify, roomhub, services, snapshots
 from games.dbcall import database_call
 from games.models import Match
 
@@ -95,7 +96,27 @@ class LoopConsumer(AsyncWebsocketConsumer):
 
 
 class GameConsumer(LoopConsumer):
-    """``/ws/games/<id>/``: one seat's (or a spectator's) live game room."""
+    """``/ws/games/<id>/``: one seat's (or a spectator's) live game room.
+
+    It has no channel-layer channel of its own: the process's room hub hears the match's
+    group and calls ``send_snapshot`` (games/roomhub.py)."""
+
+    channel_layer_alias = None
+
+    async def __call__(self, scope, receive, send):
+        # channels' own loop waits on the socket and the layer channel at once, with a
+        # new task and an asyncio.wait per message; with only the socket to wait on,
+        # a plain loop does.
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:  # also when a handler failed: the hub must not keep a dead room
+            await self.leave_room()
 
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -114,12 +135,11 @@ class GameConsumer(LoopConsumer):
         self.seat = seat
         self.snapshots = snapshots.snapshots()
         self.snapshots.watch(self.match_id)
-        self.group = notify.match_group(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.layer_watch = layerwatch.watch()  # Redis restarts (games/layerwatch.py)
-        if self.layer_watch is not None:
-            self.layer_watch.add(self)
+        self.watching = True
         await self.accept()
+        # Joined after accepting (a frame can be sent only then), before the first load.
+        self.hub = roomhub.hub()
+        await self.hub.join(self, self.match_id)
         await self.send_room()
 
     def _who_am_i(self):
@@ -129,12 +149,16 @@ class GameConsumer(LoopConsumer):
         return True, match.private, services.seat_of(match, self.user)
 
     async def disconnect(self, code):
-        if getattr(self, "layer_watch", None) is not None:
-            self.layer_watch.discard(self)
-        if hasattr(self, "snapshots"):
+        await self.leave_room()
+
+    async def leave_room(self):
+        """Once only, however the consumer ends."""
+        if getattr(self, "watching", False):
+            self.watching = False
             self.snapshots.unwatch(self.match_id)
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        hub, self.hub = getattr(self, "hub", None), None
+        if hub is not None:
+            await hub.leave(self, self.match_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.bucket.allow():
@@ -183,14 +207,8 @@ class GameConsumer(LoopConsumer):
             services.act(self.match_id, self.user, message, version)
         return notices
 
-    async def match_changed(self, event):
-        if event["version"] > self.sent_version:
-            snapshot = await self.snapshots.at_least(self.match_id, event["version"])
-            await self.send_snapshot(snapshot, event.get("events", ()))
-
-    async def rejoin(self, since: float):
-        """After Redis came back: be in the group again, and send a view loaded since."""
-        await self.channel_layer.group_add(self.group, self.channel_name)
+    async def resend_view(self, since: float):
+        """After Redis came back (the hub is in the group again): a view loaded since."""
         await self.send_snapshot(await self.snapshots.at_least(self.match_id, 0, since))
 
     async def send_room(self, events=()):

@@ -1,13 +1,15 @@
-"""When Redis restarts, the room consumers of a server process join their groups again
-and resync their clients.
+"""When Redis restarts, the room hub of a server process joins its groups again and
+resyncs its clients.
 
 Group memberships live in Redis (channels-redis).  A restarted Redis has forgotten them
 and every notice sent while it was away: the consumers' sockets stay open, but they would
 never hear of a move again -- the player whose turn it now is would never know.  So each
 server process watches the Redis its channel layer uses (one INFO a second): when Redis
-was unreachable, or answers with a new run id (it restarted), every room consumer of the
-process joins its group again and sends its client the full view, loaded afresh (DESIGN.md,
-known traps: a client must be able to resync from a full view at any time).
+was unreachable, or answers with a new run id (it restarted), the hub joins its groups
+again and every room consumer of the process sends its client the full view, loaded afresh (DESIGN.md,
+known traps: a client must be able to resync from a full view at any time).  The process's
+room hub (games/roomhub.py) does that: it is what joins the match groups, and it has the
+process's room consumers.
 
 With the in-memory channel layer (the embedded setup) there is nothing to watch.
 """
@@ -44,16 +46,18 @@ def redis_url() -> str | None:
 class Watch:
     def __init__(self, url: str) -> None:
         self.url = url
-        self.consumers: weakref.WeakSet = weakref.WeakSet()
+        # What to resync: the room hub of the process while it has rooms open
+        # (anything with an async ``rejoin(since)`` and a length).
+        self.members: weakref.WeakSet = weakref.WeakSet()
         self.task: asyncio.Task | None = None
 
-    def add(self, consumer) -> None:
-        self.consumers.add(consumer)
+    def add(self, member) -> None:
+        self.members.add(member)
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
 
-    def discard(self, consumer) -> None:
-        self.consumers.discard(consumer)
+    def discard(self, member) -> None:
+        self.members.discard(member)
 
     async def run(self) -> None:
         import redis.asyncio
@@ -62,7 +66,7 @@ class Watch:
                                               socket_connect_timeout=2)
         known, lost = None, False
         try:
-            while len(self.consumers):
+            while len(self.members):
                 try:
                     run_id = (await client.info("server"))["run_id"]
                 except Exception:
@@ -73,7 +77,7 @@ class Watch:
                     if known is not None and (lost or run_id != known):
                         log.warning("channel layer: Redis is back%s: %d consumers resync",
                                     " (restarted)" if run_id != known else "",
-                                    len(self.consumers))
+                                    sum(len(m) for m in self.members))
                         await self.resync()
                     known, lost = run_id, False
                 await asyncio.sleep(INTERVAL)
@@ -82,15 +86,13 @@ class Watch:
 
     async def resync(self) -> None:
         since = time.monotonic()
-        consumers = list(self.consumers)
-        # Every consumer of one match shares one fresh load (games.snapshots).
-        results = await asyncio.gather(*(c.rejoin(since) for c in consumers),
+        # Every consumer of one match shares one fresh load (games.snapshots); a member
+        # closes the sockets it could not resync, and their pages reconnect.
+        results = await asyncio.gather(*(m.rejoin(since) for m in list(self.members)),
                                        return_exceptions=True)
-        for consumer, result in zip(consumers, results):
+        for result in results:
             if isinstance(result, Exception):
-                log.warning("channel layer: a consumer could not resync (%r); closing it so "
-                            "that its client reconnects", result)
-                await consumer.close(code=1012)  # "service restart": the page reconnects
+                log.error("channel layer: a resync failed", exc_info=result)
 
 
 _per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

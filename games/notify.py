@@ -85,8 +85,8 @@ def match_changed(match_id: int, version: int, events: list[dict], committed=Non
     """Tell the match's group it is at ``version``; ``committed``, (match, state) as saved,
     stays in this process."""
     public = [{k: v for k, v in e.items() if k != "hands"} for e in events]
-    after_commit(match_group(match_id), {"type": "match.changed", "version": version,
-                                         "events": public}, committed)
+    after_commit(match_group(match_id), {"type": "match.changed", "match": match_id,
+                                         "version": version, "events": public}, committed)
 
 
 def lobby_changed() -> None:

@@ -141,7 +141,11 @@ def channel_layers(env: Mapping[str, str]) -> dict:
                            "channel_capacity": {"specific.*": 100_000}},
             }
         }
-    return {"default": {"BACKEND": "kozel_site.layers.InMemoryChannelLayer"}}
+    # One channel of each process hears every match's notices (games/roomhub.py), and a
+    # message to a full channel is dropped without an error: room for a busy minute.
+    # (For every channel: this layer takes no "channel_capacity" patterns.)
+    return {"default": {"BACKEND": "kozel_site.layers.InMemoryChannelLayer",
+                        "CONFIG": {"capacity": 100_000}}}
 
 
 def caches(env: Mapping[str, str]) -> dict:

@@ -1,0 +1,147 @@
+"""One subscription per server process to the groups of the matches it has rooms open for.
+
+A match's notice (games/notify.py) used to reach each of its room consumers as a
+channel-layer message of its own: four messages for a four-player table (four Redis
+messages to one process when scaled out), each waking its consumer through channels'
+dispatch machinery, every consumer also holding a layer channel and a task waiting on it
+for as long as its socket was open.  Now the process's hub is the only member of a
+match's group here: it receives one message per change, and hands it to the match's
+consumers in this process, which share one snapshot and each send their own seat's frame
+(docs/performance.md, third round, point 20).
+
+A consumer joins after its socket is accepted (a frame may only be sent after that) and
+before it loads its first view, so no change committed after that load goes unheard.
+
+The hub lives on its process's event loop, one per loop (tests run each on a loop of
+their own), like games/snapshots.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+from channels.layers import get_channel_layer
+
+from games import layerwatch, notify, snapshots
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER = 1.0  # seconds before receiving again when the layer failed (Redis away)
+
+# A consumer whose room could not be updated is closed with this code ("internal error"):
+# its page reconnects and is sent its full view (static/js/kozel.js).
+CLOSE_NOT_UPDATED = 1011
+CLOSE_RESTARTED = 1012  # "service restart": the same, after Redis was away
+
+
+class RoomHub:
+    def __init__(self) -> None:
+        self.layer = get_channel_layer()
+        self.rooms: dict[int, set] = {}  # match id -> its consumers in this process
+        self.channel: str | None = None
+        self.listening: asyncio.Task | None = None
+        # Group changes go one at a time: the last consumer of a match leaving while the
+        # next one arrives must not have its discard overtake the newcomer's add.
+        self.membership = asyncio.Lock()
+        self.snapshots = snapshots.snapshots()
+        self.layer_watch = layerwatch.watch()  # Redis restarts (games/layerwatch.py)
+
+    async def join(self, consumer, match_id: int) -> None:
+        """From now on, ``consumer`` hears of every change of the match."""
+        self.rooms.setdefault(match_id, set()).add(consumer)
+        if self.channel is None:
+            self.channel = await self.layer.new_channel()
+        if self.listening is None or self.listening.done():
+            self.listening = asyncio.ensure_future(self._listen())
+        if self.layer_watch is not None:
+            self.layer_watch.add(self)
+        async with self.membership:
+            # Added again for every newcomer: that renews the membership's expiry.
+            if match_id in self.rooms:
+                await self.layer.group_add(notify.match_group(match_id), self.channel)
+
+    async def leave(self, consumer, match_id: int) -> None:
+        room = self.rooms.get(match_id)
+        if room is None or consumer not in room:
+            return
+        room.discard(consumer)
+        if room:
+            return
+        del self.rooms[match_id]
+        if not self.rooms and self.layer_watch is not None:
+            self.layer_watch.discard(self)
+        async with self.membership:
+            if match_id not in self.rooms:  # nobody came back meanwhile
+                await self.layer.group_discard(notify.match_group(match_id), self.channel)
+
+    def __len__(self) -> int:
+        """The number of consumers here."""
+        return sum(len(room) for room in self.rooms.values())
+
+    async def _listen(self) -> None:
+        while self.rooms:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis away: layerwatch resyncs every room after
+                log.warning("room hub: cannot receive from the channel layer: %r", error)
+                await asyncio.sleep(RETRY_AFTER)
+                continue
+            if message.get("type") == "match.changed" and message.get("match") in self.rooms:
+                asyncio.ensure_future(self._deliver(message))
+
+    async def _deliver(self, message: dict) -> None:
+        match_id, version = message["match"], message["version"]
+        waiting = [c for c in self.rooms.get(match_id, ()) if version > c.sent_version]
+        if not waiting:
+            return
+        try:
+            snapshot = await self.snapshots.at_least(match_id, version)
+        except Exception:
+            log.exception("match %s: could not load version %s for its rooms", match_id, version)
+            for consumer in waiting:
+                await consumer.close(code=CLOSE_NOT_UPDATED)
+            return
+        events = message.get("events", ())
+        for consumer in waiting:
+            await self._send(consumer, consumer.send_snapshot(snapshot, events))
+
+    async def rejoin(self, since: float) -> None:
+        """After Redis came back (layerwatch): be in every group again, and send every
+        consumer a view loaded since -- the notices sent meanwhile are gone."""
+        consumers = [c for room in self.rooms.values() for c in room]
+        try:
+            async with self.membership:
+                for match_id in list(self.rooms):
+                    await self.layer.group_add(notify.match_group(match_id), self.channel)
+        except Exception as error:  # gone again: every client reconnects when it can
+            log.warning("room hub: could not join the groups again (%r); closing %d rooms",
+                        error, len(consumers))
+            await asyncio.gather(*(c.close(code=CLOSE_RESTARTED) for c in consumers))
+            return
+        await asyncio.gather(*(self._send(c, c.resend_view(since)) for c in consumers))
+
+    @staticmethod
+    async def _send(consumer, sending) -> None:
+        # One consumer's failure must not keep the others of its room from their frames.
+        try:
+            await sending
+        except Exception:
+            log.exception("match %s: a room could not be updated; closing it so that its "
+                          "client reconnects", consumer.match_id)
+            await consumer.close(code=CLOSE_NOT_UPDATED)
+
+
+_per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def hub() -> RoomHub:
+    """The hub of the running event loop: one per server process."""
+    loop = asyncio.get_running_loop()
+    kept = _per_loop.get(loop)
+    if kept is None:
+        kept = _per_loop[loop] = RoomHub()
+    return kept

@@ -1,0 +1,105 @@
+"""games/roomhub.py: a process hears each match's change once, and hands it to its rooms.
+
+The rooms here are real consumers over channels' test WebSockets; Redis restarts, and
+seats on two server processes, are in tests/faults/test_scale_out.py.
+"""
+
+import asyncio
+import json
+
+import pytest
+from channels.layers import get_channel_layer
+
+from games import notify, roomhub
+
+from .test_consumers import make_users, start_table
+from .wsclient import Seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def members(match_id):
+    """The channels in the match's group (channels' in-memory layer keeps them so)."""
+    return set(get_channel_layer().groups.get(notify.match_group(match_id), {}))
+
+
+async def move_once(seats):
+    mover = next(s for s in seats if s.turn_mine)
+    version = mover.version
+    await mover.ws.send_to(text_data=json.dumps(mover.choices()[0]))
+    for seat in seats:
+        while seat.version == version:
+            await seat.receive()
+    return version
+
+
+async def test_one_member_per_process_however_many_rooms_and_every_room_is_told():
+    users = await make_users("h1", "h2", "h3", "h4")
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u) for u in users] + [Seat(match_id)]  # and a spectator
+    for seat in seats:
+        await seat.connect()
+    hub = roomhub.hub()
+    assert members(match_id) == {hub.channel}
+    assert len(hub.rooms[match_id]) == 5
+
+    version = await move_once(seats)
+    assert all(seat.version > version for seat in seats)
+    for seat in seats:
+        await seat.ws.disconnect()
+
+
+async def test_the_last_room_to_close_takes_the_process_out_of_the_group():
+    users = await make_users("l1", "l2")
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u) for u in users]
+    for seat in seats:
+        await seat.connect()
+    hub = roomhub.hub()
+    await seats[0].ws.disconnect()
+    assert members(match_id) == {hub.channel}
+    await seats[1].ws.disconnect()
+    assert members(match_id) == set() and match_id not in hub.rooms
+
+    # Back again: heard again.
+    for seat in seats:
+        await seat.connect()
+    assert members(match_id) == {hub.channel}
+    version = await move_once(seats)
+    assert all(seat.version > version for seat in seats)
+    for seat in seats:
+        await seat.ws.disconnect()
+
+
+async def test_a_room_that_opens_as_the_last_one_closes_is_still_told():
+    # The leaving room's group_discard and the new room's group_add go one at a time,
+    # so the discard cannot land after the add.
+    users = await make_users("r1", "r2")
+    match_id = await start_table(users)
+    first, second = Seat(match_id, users[0]), Seat(match_id, users[1])
+    await first.connect()
+    await asyncio.gather(first.ws.disconnect(), second.connect())
+    assert members(match_id) == {roomhub.hub().channel}
+    await first.connect()
+    version = await move_once([first, second])
+    assert second.version > version
+    for seat in (first, second):
+        await seat.ws.disconnect()
+
+
+async def test_a_notice_for_a_match_with_no_room_here_is_ignored():
+    users = await make_users("n1", "n2")
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u) for u in users]
+    for seat in seats:
+        await seat.connect()
+    hub = roomhub.hub()
+    # The hub's channel gets a notice of a match it has no room for (a membership left
+    # behind by a process that died, say): nothing is sent, nothing fails.
+    await get_channel_layer().send(hub.channel, {"type": "match.changed", "match": match_id + 1000,
+                                                 "version": 5, "events": []})
+    version = await move_once(seats)
+    assert all(seat.version > version for seat in seats)
+    assert hub.listening is not None and not hub.listening.done()
+    for seat in seats:
+        await seat.ws.disconnect()
