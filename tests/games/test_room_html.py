@@ -16,7 +16,7 @@ from .conftest import human_move, state_of
 
 pytestmark = pytest.mark.django_db
 
-VOID = {"br", "img", "input", "meta", "link", "hr", "circle", "line", "rect", "path"}
+VOID = {"br", "img", "input", "meta", "link", "hr", "circle", "line", "rect", "path", "use"}
 
 
 class Balance(HTMLParser):

@@ -33,6 +33,21 @@ def test_a_player_sees_their_own_hand_and_the_hooks(client, table):
     assert 'data-action="leave"' in page
 
 
+def test_every_tile_draws_its_pips_from_the_pages_one_set_of_definitions(client, table):
+    match, users = table
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert page.count('class="pip-defs"') == 1
+    defined = re.findall(r'<g id="pips-(\d)">((?:<circle [^>]*/>)+)</g>', page)
+    assert [(v, body.count("<circle")) for v, body in defined] == [
+        (str(n), n) for n in range(1, 7)]  # as many pips as the value
+    hand = re.search(r"<[^>]*data-hand.*?</div>", page, re.S).group(0)
+    for a, b in ((t.low, t.high) for t in state_of(match).hand(0)):
+        drawn = re.search(rf'data-tile="{a}-{b}".*?</svg>', hand, re.S).group(0)
+        assert re.findall(r'<use href="#pips-(\d)"', drawn) == [str(v) for v in (a, b) if v]
+    assert "<circle" not in hand
+
+
 def test_a_spectator_sees_no_hand(client, table, make_user):
     match, _ = table
     client.force_login(make_user("watcher"))
