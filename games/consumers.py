@@ -189,6 +189,7 @@ class GameConsumer(LoopConsumer):
         try:
             notices = await database_call(self._act)(message, version)
             self.snapshots.prime(notices)
+            await self.show_own_move(notices)
             await notify.send_collected(notices)
         except services.PlayError as refusal:
             await self.send_notice(refusal.message, error=True)
@@ -200,7 +201,23 @@ class GameConsumer(LoopConsumer):
             log.warning("match %s: database unavailable for a move: %s", self.match_id, error)
             await self.send_notice(_("The game cannot reach its database just now: "
                                      "try again in a moment."), error=True)
-        # On success the group's notice brings every seat its new view, this one included.
+        # On success this seat has its new view (show_own_move) or gets it with the others
+        # when the group hears of the change (games/roomhub.py).
+
+    async def show_own_move(self, notices):
+        """The player who moved sees it at once, from the snapshot just primed, before the
+        group hears of it (the hub then passes this seat by: it is at that version)."""
+        for notice in reversed(notices):
+            change = notice.message
+            if change.get("type") == "match.changed" and change.get("match") == self.match_id:
+                snapshot = self.snapshots.latest.get(self.match_id)
+                if snapshot is not None and snapshot.version == change["version"]:
+                    try:
+                        await self.send_snapshot(snapshot, change.get("events", ()))
+                    except Exception:  # the group's notice is still sent: the hub tries again
+                        log.exception("match %s: could not show a move to its player",
+                                      self.match_id)
+                return
 
     def _act(self, message, version):
         with notify.collected() as notices:

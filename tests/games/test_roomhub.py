@@ -103,3 +103,18 @@ async def test_a_notice_for_a_match_with_no_room_here_is_ignored():
     assert hub.listening is not None and not hub.listening.done()
     for seat in seats:
         await seat.ws.disconnect()
+
+
+async def test_the_player_who_moved_gets_one_frame_of_the_move_not_two():
+    # It is shown the move at once (consumers.show_own_move); the hub then passes it by.
+    users = await make_users("o1", "o2")
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u) for u in users]
+    for seat in seats:
+        await seat.connect()
+    mover = next(s for s in seats if s.turn_mine)
+    await move_once(seats)
+    assert await mover.ws.receive_nothing(timeout=0.3)
+    assert sum(f'data-version="{mover.version}"' in f for f in mover.frames) == 1
+    for seat in seats:
+        await seat.ws.disconnect()
