@@ -176,6 +176,8 @@ KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
 # and these thresholds (Python's own are 700, 10, 10); see kozel_site/asgi.py.
 KOZEL_GC_TUNED = config.env_bool(ENV, "KOZEL_GC_TUNED", default=True)
 KOZEL_GC_THRESHOLDS = (20_000, 20, 50)
+# Seconds between the GIL's hand-overs between threads in a daphne process (asgi.py).
+KOZEL_SWITCH_INTERVAL = float(ENV.get("KOZEL_SWITCH_INTERVAL", "0.001"))
 # A bare echo WebSocket at /ws/echo/, the baseline bench/load.py compares the game room
 # with (docs/performance.md). Off unless asked for: it serves no player.
 KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)

@@ -45,3 +45,29 @@ def test_a_server_process_freezes_its_start_up_objects_out_of_garbage_collection
     out = subprocess.run([sys.executable, "-c", GC_PROBE], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.stdout.strip().splitlines()[-1] == expected, out.stderr[-2000:]
+
+
+
+SWITCH_PROBE = """
+import sys
+import daphne.server  # as when daphne serves the application
+import kozel_site.asgi
+print(sys.getswitchinterval())
+"""
+
+
+@pytest.mark.parametrize("setting, expected", [(None, 0.001), ("0.005", 0.005)])
+def test_a_server_process_hands_the_gil_over_every_millisecond(setting, expected):
+    import os
+    import subprocess
+    import sys
+
+    from tests.daphne_server import ROOT
+
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="kozel_site.settings")
+    env.pop("KOZEL_SWITCH_INTERVAL", None)
+    if setting is not None:
+        env["KOZEL_SWITCH_INTERVAL"] = setting
+    out = subprocess.run([sys.executable, "-c", SWITCH_PROBE], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert float(out.stdout.strip().splitlines()[-1]) == expected, out.stderr[-2000:]
