@@ -32,9 +32,9 @@ _outbox = threading.local()
 class Notice(NamedTuple):
     group: str
     message: dict
-    # For a match's change, the match and its rules state as committed: the process that
-    # made the change shows it from these without reading them back (games/snapshots.py).
-    # Never sent anywhere.
+    # For a match's change, the match, its rules state and the round scores written, as
+    # committed: the process that made the change shows it from these without reading
+    # them back (games/snapshots.py).  Never sent anywhere.
     committed: tuple | None = None
 
 
@@ -82,8 +82,8 @@ def after_commit(group: str, message: dict, committed: tuple | None = None) -> N
 
 
 def match_changed(match_id: int, version: int, events: list[dict], committed=None) -> None:
-    """Tell the match's group it is at ``version``; ``committed``, (match, state) as saved,
-    stays in this process."""
+    """Tell the match's group it is at ``version``; ``committed``, (match, state, round
+    scores written) as saved, stays in this process."""
     public = [{k: v for k, v in e.items() if k != "hands"} for e in events]
     after_commit(match_group(match_id), {"type": "match.changed", "match": match_id,
                                          "version": version, "events": public}, committed)

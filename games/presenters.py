@@ -8,6 +8,7 @@ the seats' names, the round score rows and the match's public fields.
 from __future__ import annotations
 
 import time
+from collections import namedtuple
 
 from games import rules
 from games.models import Match, MatchStatus, RoundScore
@@ -142,9 +143,17 @@ ROUND_ROW_FIELDS = ("round_number", "seat", "points", "credited", "score_after",
                     "remembered_after", "opened", "result", "result_seat", "bank_after")
 
 
+RoundRow = namedtuple("RoundRow", ROUND_ROW_FIELDS)
+
+
 def round_rows(match: Match) -> list[tuple]:
     """The match's round score rows, in the order ``round_table`` reads them: named tuples
     of what it reads (a room snapshot keeps them for the whole game, and model instances
     took ten times the memory)."""
-    return list(RoundScore.objects.filter(match=match).order_by("round_number", "seat")
-                .values_list(*ROUND_ROW_FIELDS, named=True))
+    return [RoundRow(*row) for row in RoundScore.objects.filter(match=match)
+            .order_by("round_number", "seat").values_list(*ROUND_ROW_FIELDS)]
+
+
+def round_row(score: RoundScore) -> RoundRow:
+    """The row of a RoundScore just written, as ``round_rows`` would read it back."""
+    return RoundRow(*(getattr(score, name) for name in ROUND_ROW_FIELDS))

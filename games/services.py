@@ -298,9 +298,10 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
         knocked[0]["auto"] = True
         events += knocked
         _log(match, MoveKind.KNOCK, legal[0].seat, dict(legal[0].to_json(), auto=True))
+    round_scores = []
     for event in events:
         if event["type"] == "round_ended":
-            _write_round(match, event)
+            round_scores += _write_round(match, event)
     match.state = state.to_json()
     turn_goes_on = drew is not None and state.phase == rules.PLAYING and state.turn == drew
     if state.over:
@@ -308,7 +309,8 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
     elif not turn_goes_on:
         match.deadline = timezone.now() + _time_for(match, state)
     movesql.save_match(match, MOVE_CHANGES)
-    notify.match_changed(match.pk, match.version, events, committed=(match, state))
+    notify.match_changed(match.pk, match.version, events,
+                         committed=(match, state, round_scores))
 
 
 def _time_for(match: Match, state: rules.GameState) -> timedelta:
@@ -320,8 +322,8 @@ def _time_for(match: Match, state: rules.GameState) -> timedelta:
     return timedelta(seconds=match.turn_seconds)
 
 
-def _write_round(match: Match, ended: dict) -> None:
-    RoundScore.objects.bulk_create(
+def _write_round(match: Match, ended: dict) -> list[RoundScore]:
+    return RoundScore.objects.bulk_create(
         RoundScore(match=match, round_number=ended["round"], seat=seat,
                    points=ended["points"][seat], credited=ended["credited"][seat],
                    score_after=ended["scores"][seat], remembered_after=ended["remembered"][seat],

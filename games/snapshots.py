@@ -27,7 +27,7 @@ from django.utils import translation
 from games import movesql, room_html, rules
 from games.dbcall import database_call
 from games.models import Match, MatchStatus
-from games.presenters import room_context, round_rows, round_table, seat_names
+from games.presenters import room_context, round_row, round_rows, round_table, seat_names
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices (the clock's now_ms is rendered fresh)
 
@@ -78,6 +78,27 @@ def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | 
     return (previous is not None and previous.match.status != MatchStatus.WAITING
             and previous.state is not None and state is not None
             and (previous.state.round, previous.state.phase) == (state.round, state.phase))
+
+
+def _primed(previous: Snapshot | None, match: Match, state: rules.GameState | None,
+            round_scores: list) -> Snapshot | None:
+    """The snapshot after a change this process committed, from ``previous`` and what the
+    change wrote; None when that cannot be known without reading (then it is loaded).
+
+    The seats are those of ``previous`` while the game runs; the round rows are the
+    previous ones and the rows just written, if together they are as many as the rounds
+    ended so far call for -- else ``previous`` is older than the version before this
+    change, and a change in between may have written rows too.
+    """
+    if previous is None or previous.state is None or state is None \
+            or previous.match.status != MatchStatus.PLAYING or match.status != MatchStatus.PLAYING:
+        return None  # a game starting or ending: its seats and result are read afresh
+    rounds = previous.rounds + [round_row(score) for score in round_scores]
+    ended = state.round if state.phase != rules.PLAYING else state.round - 1
+    if len(rounds) != ended * match.seats_count:
+        return None
+    # The score tables are kept by their number of rows (score_table): shared safely.
+    return Snapshot(match, previous.seats, rounds, state, round_tables=previous.round_tables)
 
 
 def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
@@ -162,14 +183,13 @@ class Snapshots:
 
     def prime(self, notices) -> None:
         """Keep the snapshots of changes this process has just committed (the notices'
-        match and state, as saved), so that answering their notices reads nothing back."""
+        match, state and round scores, as saved), so that answering their notices reads
+        nothing back."""
         for notice in notices:
-            if notice.committed is None:
-                continue
-            match, state = notice.committed
-            previous = self.latest.get(match.pk)
-            if _only_the_match_changed(previous, state):
-                self._keep(match.pk, _following(previous, match, state))
+            if notice.committed is not None:
+                primed = _primed(self.latest.get(notice.committed[0].pk), *notice.committed)
+                if primed is not None:
+                    self._keep(primed.match.pk, primed)
 
     def _keep(self, match_id: int, snapshot: Snapshot | None) -> None:
         if snapshot is None or match_id not in self.watchers:
