@@ -168,12 +168,32 @@ def start_bot_table(person, players: int) -> int:
     return int(ROOM_URL.match(page.url).group(1))
 
 
+# Every pip of the hand's tiles is a <use> of the page's pip drawings (templates/base.html):
+# the browser must find each one and draw it where the tile's half is.
+PIPS_DRAWN = """() => [...document.querySelectorAll("[data-hand] [data-tile]")].map(tile => {
+  const [a, b] = tile.dataset.tile.split("-").map(Number);
+  const uses = [...tile.querySelectorAll("use")];
+  const drawn = uses.map(u => document.querySelector(u.getAttribute("href")))
+    .every(g => g && g.querySelectorAll("circle").length > 0 && g.getBBox().width > 0);
+  return {pips: a + b, halves: uses.length, wanted: (a > 0) + (b > 0), drawn,
+          sized: uses.every(u => u.getBBox().width > 0)};
+})"""
+
+
+def assert_pips_drawn(page):
+    tiles = page.evaluate(PIPS_DRAWN)
+    assert tiles, "no tile in the hand"
+    for tile in tiles:
+        assert tile["halves"] == tile["wanted"] and tile["drawn"] and tile["sized"], tile
+
+
 def test_one_person_plays_a_table_of_bots_to_its_end(people, daphne_server, make_user):
     from games.models import Match, MatchStatus
 
     olya = people("olya", phone=True)
     olya.log_in_as(make_user("olya"), daphne_server)
     match_id = start_bot_table(olya, 4)
+    assert_pips_drawn(olya.page)
 
     seat = Seat(olya)
     play_to_the_end([seat], daphne_server)
