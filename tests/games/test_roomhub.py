@@ -23,6 +23,21 @@ def members(match_id):
     return set(get_channel_layer().groups.get(notify.match_group(match_id), {}))
 
 
+async def seated(*names, spectator=False):
+    """A running table of ``names`` with every seat's room open (and a spectator's)."""
+    users = await make_users(*names)
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u) for u in users] + ([Seat(match_id)] if spectator else [])
+    for seat in seats:
+        await seat.connect()
+    return match_id, seats
+
+
+async def close_all(seats):
+    for seat in seats:
+        await seat.ws.disconnect()
+
+
 async def move_once(seats):
     mover = next(s for s in seats if s.turn_mine)
     version = mover.version
@@ -34,27 +49,18 @@ async def move_once(seats):
 
 
 async def test_one_member_per_process_however_many_rooms_and_every_room_is_told():
-    users = await make_users("h1", "h2", "h3", "h4")
-    match_id = await start_table(users)
-    seats = [Seat(match_id, u) for u in users] + [Seat(match_id)]  # and a spectator
-    for seat in seats:
-        await seat.connect()
+    match_id, seats = await seated("h1", "h2", "h3", "h4", spectator=True)
     hub = roomhub.hub()
     assert members(match_id) == {hub.channel}
     assert len(hub.rooms[match_id]) == 5
 
     version = await move_once(seats)
     assert all(seat.version > version for seat in seats)
-    for seat in seats:
-        await seat.ws.disconnect()
+    await close_all(seats)
 
 
 async def test_the_last_room_to_close_takes_the_process_out_of_the_group():
-    users = await make_users("l1", "l2")
-    match_id = await start_table(users)
-    seats = [Seat(match_id, u) for u in users]
-    for seat in seats:
-        await seat.connect()
+    match_id, seats = await seated("l1", "l2")
     hub = roomhub.hub()
     await seats[0].ws.disconnect()
     assert members(match_id) == {hub.channel}
@@ -67,8 +73,7 @@ async def test_the_last_room_to_close_takes_the_process_out_of_the_group():
     assert members(match_id) == {hub.channel}
     version = await move_once(seats)
     assert all(seat.version > version for seat in seats)
-    for seat in seats:
-        await seat.ws.disconnect()
+    await close_all(seats)
 
 
 async def test_a_room_that_opens_as_the_last_one_closes_is_still_told():
@@ -83,16 +88,11 @@ async def test_a_room_that_opens_as_the_last_one_closes_is_still_told():
     await first.connect()
     version = await move_once([first, second])
     assert second.version > version
-    for seat in (first, second):
-        await seat.ws.disconnect()
+    await close_all([first, second])
 
 
 async def test_a_notice_for_a_match_with_no_room_here_is_ignored():
-    users = await make_users("n1", "n2")
-    match_id = await start_table(users)
-    seats = [Seat(match_id, u) for u in users]
-    for seat in seats:
-        await seat.connect()
+    match_id, seats = await seated("n1", "n2")
     hub = roomhub.hub()
     # The hub's channel gets a notice of a match it has no room for (a membership left
     # behind by a process that died, say): nothing is sent, nothing fails.
@@ -101,20 +101,14 @@ async def test_a_notice_for_a_match_with_no_room_here_is_ignored():
     version = await move_once(seats)
     assert all(seat.version > version for seat in seats)
     assert hub.listening is not None and not hub.listening.done()
-    for seat in seats:
-        await seat.ws.disconnect()
+    await close_all(seats)
 
 
 async def test_the_player_who_moved_gets_one_frame_of_the_move_not_two():
     # It is shown the move at once (consumers.show_own_move); the hub then passes it by.
-    users = await make_users("o1", "o2")
-    match_id = await start_table(users)
-    seats = [Seat(match_id, u) for u in users]
-    for seat in seats:
-        await seat.connect()
+    _match_id, seats = await seated("o1", "o2")
     mover = next(s for s in seats if s.turn_mine)
     await move_once(seats)
     assert await mover.ws.receive_nothing(timeout=0.3)
     assert sum(f'data-version="{mover.version}"' in f for f in mover.frames) == 1
-    for seat in seats:
-        await seat.ws.disconnect()
+    await close_all(seats)
