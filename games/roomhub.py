@@ -107,7 +107,10 @@ class RoomHub:
             return
         events = message.get("events", ())
         for consumer in waiting:
-            await self._send(consumer, consumer.send_snapshot(snapshot, events))
+            # Asked again: a later notice's delivery may have overtaken this one during
+            # the load, and the same frame must not be sent twice.
+            if version > consumer.sent_version:
+                await self._send(consumer, consumer.send_snapshot(snapshot, events))
 
     async def rejoin(self, since: float) -> None:
         """After Redis came back (layerwatch): be in every group again, and send every
