@@ -4,6 +4,7 @@ Group messages carry versions and public events only, never a hand: every consum
 the match itself and renders its own seat's view (DESIGN.md, a move end to end, step 4).
 """
 
+import asyncio
 import logging
 import threading
 from contextlib import contextmanager
@@ -56,13 +57,36 @@ def collected():
         _outbox.notices = previous
 
 
-async def send_collected(notices: list[Notice]) -> None:
+# Seconds to wait before each further try of a notice that could not be sent.
+RETRY_AFTER = (0.2, 0.5, 1.0)
+
+
+async def _group_send(notice: Notice) -> None:
+    """Send ``notice``, trying again for a moment if the channel layer fails.
+
+    Just after Redis restarted, a pooled connection may still be the old server's: the
+    first command on it fails, and the next one gets a new connection.  A notice lost
+    then was lost for good -- the servers' resync after the restart (games/layerwatch.py)
+    had already happened -- and its players waited for a turn they never saw.  A notice
+    sent twice does no harm: rooms skip a version they have shown.  Never raises: a notice
+    that cannot be sent at all is mended by that resync or the client's.
+    """
     layer = get_channel_layer()
-    for notice in notices:
+    for wait in (*RETRY_AFTER, None):
         try:
             await layer.group_send(notice.group, notice.message)
-        except Exception:  # as in _send: a lost notice is mended by the client's resync
-            log.exception("could not notify group %s", notice.group)
+            return
+        except Exception as error:
+            if wait is None:
+                log.exception("could not notify group %s", notice.group)
+                return
+            log.warning("could not notify group %s (%r); trying again", notice.group, error)
+            await asyncio.sleep(wait)
+
+
+async def send_collected(notices: list[Notice]) -> None:
+    for notice in notices:
+        await _group_send(notice)
 
 
 def _send(notice: Notice) -> None:
@@ -70,10 +94,7 @@ def _send(notice: Notice) -> None:
     if notices is not None:
         notices.append(notice)
         return
-    try:
-        async_to_sync(get_channel_layer().group_send)(notice.group, notice.message)
-    except Exception:  # a lost notice is mended by the client's resync, never by failing a move
-        log.exception("could not notify group %s", notice.group)
+    async_to_sync(_group_send)(notice)  # a lost notice never fails the move itself
 
 
 def after_commit(group: str, message: dict, committed: tuple | None = None) -> None:

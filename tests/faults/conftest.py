@@ -1,5 +1,9 @@
 """Fixtures for the fault tests: real server processes whose players may be quick."""
 
+import shutil
+import socket
+import time
+
 import pytest
 
 # Test players move as fast as the server answers; people (and the flood limit) do not.
@@ -97,3 +101,43 @@ def scaled_out(transactional_db, tmp_path):
     for process in reversed(started):
         process.stop()
         print(f"--- {process.log_path} ---\n{process.log_tail()}")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A redis-server of this test's own on a free port, that the test may kill and start
+    again without disturbing the one every other test uses."""
+    needs_postgresql_and_redis()
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    redis = ManagedProcess([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                            "--appendonly", "no", "--dir", str(tmp_path)],
+                           None, tmp_path / "redis.log")
+    redis.port = port
+
+    def ready():
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
+                    conn.sendall(b"PING\r\n")
+                    if conn.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError(f"redis-server did not start:\n{redis.log_tail()}")
+
+    redis.ready = ready
+    redis.start()
+    ready()
+    yield redis
+    redis.stop()

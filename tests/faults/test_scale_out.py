@@ -8,8 +8,6 @@ These need PostgreSQL and Redis (CI's first pass); the embedded pass skips them.
 
 import asyncio
 import random
-import shutil
-import socket
 import time
 
 import pytest
@@ -17,7 +15,6 @@ import pytest
 from games import services
 from games.models import MatchStatus
 
-from .conftest import ManagedProcess, needs_postgresql_and_redis
 from .players import Player, Table, session_cookie, until_acknowledged
 from .test_crash import check_log_holds, seat_tables
 
@@ -61,46 +58,6 @@ def test_players_on_different_server_processes_play_a_game_to_its_end(scaled_out
     bots_match.refresh_from_db()
     assert bots_match.status == MatchStatus.FINISHED
     assert bots_match.moves.filter(seat__in=[1, 2, 3]).exists()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def own_redis(tmp_path):
-    """A redis-server of this test's own on a free port, that the test may kill and start
-    again without disturbing the one every other test uses."""
-    needs_postgresql_and_redis()
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    redis = ManagedProcess([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                            "--appendonly", "no", "--dir", str(tmp_path)],
-                           None, tmp_path / "redis.log")
-    redis.port = port
-
-    def ready():
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
-                    conn.sendall(b"PING\r\n")
-                    if conn.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise AssertionError(f"redis-server did not start:\n{redis.log_tail()}")
-
-    redis.ready = ready
-    redis.start()
-    ready()
-    yield redis
-    redis.stop()
 
 
 def test_games_go_on_after_redis_restarts(scaled_out, own_redis, make_user):
