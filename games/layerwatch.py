@@ -5,11 +5,10 @@ Group memberships live in Redis (channels-redis).  A restarted Redis has forgott
 and every notice sent while it was away: the consumers' sockets stay open, but they would
 never hear of a move again -- the player whose turn it now is would never know.  So each
 server process watches the Redis its channel layer uses (one INFO a second): when Redis
-was unreachable, or answers with a new run id (it restarted), the hub joins its groups
-again and every room consumer of the process sends its client the full view, loaded afresh (DESIGN.md,
-known traps: a client must be able to resync from a full view at any time).  The process's
-room hub (games/roomhub.py) does that: it is what joins the match groups, and it has the
-process's room consumers.
+was unreachable, or answers with a new run id (it restarted), the process's room hub
+(games/roomhub.py), the one member of its match groups, joins them again, and every room
+consumer of the process sends its client the full view, loaded afresh (DESIGN.md, known
+traps: a client must be able to resync from a full view at any time).
 
 With the in-memory channel layer (the embedded setup) there is nothing to watch.
 """

@@ -57,6 +57,6 @@ if settings.KOZEL_GC_TUNED and "daphne.server" in sys.modules:
 # How often the interpreter offers the GIL to another thread (Python's default: every
 # 5 ms).  A move runs on a database thread that lets go of the GIL inside every SQLite
 # or PostgreSQL call and then waits to get it back from the busy event loop: with 1 ms,
-# bench/load.py's peak went from 250-275 to 280-312 actions/s (docs/performance.md).
+# bench/load.py's peak went from 254-274 to 280-312 actions/s (docs/performance.md).
 if "daphne.server" in sys.modules:
     sys.setswitchinterval(settings.KOZEL_SWITCH_INTERVAL)
