@@ -134,8 +134,6 @@ class GameConsumer(LoopConsumer):
             return
         self.seat = seat
         self.snapshots = snapshots.snapshots()
-        self.snapshots.watch(self.match_id)
-        self.watching = True
         await self.accept()
         # Joined after accepting (a frame can be sent only then), before the first load.
         self.hub = roomhub.hub()
@@ -153,9 +151,6 @@ class GameConsumer(LoopConsumer):
 
     async def leave_room(self):
         """Once only, however the consumer ends."""
-        if getattr(self, "watching", False):
-            self.watching = False
-            self.snapshots.unwatch(self.match_id)
         hub, self.hub = getattr(self, "hub", None), None
         if hub is not None:
             await hub.leave(self, self.match_id)

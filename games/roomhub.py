@@ -49,8 +49,12 @@ class RoomHub:
         self.layer_watch = layerwatch.watch()  # Redis restarts (games/layerwatch.py)
 
     async def join(self, consumer, match_id: int) -> None:
-        """From now on, ``consumer`` hears of every change of the match."""
-        self.rooms.setdefault(match_id, set()).add(consumer)
+        """From now on, ``consumer`` hears of every change of the match (and the match's
+        snapshots are kept here while it has a room: games/snapshots.py)."""
+        room = self.rooms.setdefault(match_id, set())
+        if consumer not in room:
+            room.add(consumer)
+            self.snapshots.watch(match_id)
         if self.channel is None:
             self.channel = await self.layer.new_channel()
         if self.listening is None or self.listening.done():
@@ -67,6 +71,7 @@ class RoomHub:
         if room is None or consumer not in room:
             return
         room.discard(consumer)
+        self.snapshots.unwatch(match_id)
         if room:
             return
         del self.rooms[match_id]

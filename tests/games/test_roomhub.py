@@ -78,6 +78,7 @@ async def test_the_last_room_to_close_takes_the_process_out_of_the_group():
     assert await members(match_id) == {hub.channel}
     await seats[1].ws.disconnect()
     assert await members(match_id) == set() and match_id not in hub.rooms
+    assert match_id not in hub.snapshots.latest  # nor its snapshot kept
 
     # Back again: heard again.
     for seat in seats:
