@@ -156,6 +156,12 @@ class GameConsumer(LoopConsumer):
             await hub.leave(self, self.match_id)
 
     async def receive(self, text_data=None, bytes_data=None):
+        # Refusals and notices in the player's language: the override holds on this task
+        # and in the database thread the move runs on (channels carries the context over).
+        with translation.override(self.language):
+            await self.handle_message(text_data)
+
+    async def handle_message(self, text_data):
         if not self.bucket.allow():
             await self.send_notice(_("Too many messages: slow down."), error=True)
             await self.close(code=CLOSE_FLOOD)

@@ -339,3 +339,28 @@ async def test_a_private_table_refuses_strangers():
     ws = await logged_in(f"/ws/games/{match.pk}/", users[2])
     connected, code = await ws.connect()
     assert not connected and code == 4403
+
+
+@pytest.mark.parametrize("language, not_json, not_your_turn", [
+    ("en", "That message is not JSON.", "It is not your turn."),
+    ("ru", "Это сообщение не в формате JSON.", "Сейчас не ваш ход."),
+])
+async def test_refusals_come_in_the_players_language(language, not_json, not_your_turn):
+    from .wsclient import communicator, session_cookie
+
+    users = await make_users(f"lang-{language}1", f"lang-{language}2")
+    match_id = await start_table(users)
+    rooms = []
+    for user in users:
+        cookie = await database_sync_to_async(session_cookie)(user)
+        room = communicator(f"/ws/games/{match_id}/", cookie + f"; django_language={language}".encode())
+        assert (await room.connect())[0]
+        rooms.append((room, await room.receive_from()))
+    waiting, frame = next((r, f) for r, f in rooms if 'data-turn-mine="false"' in f)
+    version = int(re.search(r'data-version="(\d+)"', frame).group(1))
+    await waiting.send_to(text_data="not json")
+    assert not_json in await waiting.receive_from()
+    await waiting.send_to(text_data=json.dumps({"draw": True, "version": version}))
+    assert not_your_turn in await waiting.receive_from()
+    for room, _frame in rooms:
+        await room.disconnect()
