@@ -8,57 +8,91 @@ text is built once; values still go through each field's own conversion for the
 database (``get_db_prep_save``) and back (the converters the ORM's compiler would apply),
 so JSON, times and choices are stored and read exactly as the ORM does.  Everything else
 keeps to the ORM.
+
+The statements run on the database driver's own cursor, inside Django's error wrapper
+(so a failure is still a ``django.db.DatabaseError`` and marks the connection as
+Django's cursor would), with the driver's own placeholders: Django's cursor wrappers
+rewrote the SQLite statement's placeholders and looked the connection up again on every
+call (docs/performance.md, fifth round).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from games.models import Match, Move
+
+
+def _db():
+    """This thread's connection itself.  (``django.db.connection`` is a proxy that looks
+    the connection up again, in a context-local store, on every attribute used.)"""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _driver_sql(vendor: str, sql: str) -> str:
+    """``sql`` with the driver's placeholders: sqlite3 takes ``?``, psycopg ``%s``."""
+    return sql.replace("%s", "?") if vendor == "sqlite" else sql
+
+
+def _cursor(db):
+    """A cursor of the driver, on ``db``'s connection, opened if need be (the checks of
+    ``db.cursor()`` and of its wrapper's ``execute``, without the wrappers).  On SQLite,
+    sqlite3's own cursor; elsewhere the backend's (PostgreSQL's sets its time zone)."""
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    db.validate_no_broken_transaction()
+    return db.connection.cursor() if db.vendor == "sqlite" else db.create_cursor()
 
 
 @lru_cache(maxsize=None)
 def _select(vendor: str, lock: bool) -> tuple[str, list[str]]:
     """The statement, and the attribute names in its column order."""
-    quote = connection.ops.quote_name
+    db = _db()
+    quote = db.ops.quote_name
     fields = Match._meta.concrete_fields
-    lock = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    lock = " FOR UPDATE" if lock and db.features.has_select_for_update else ""
     sql = (f"SELECT {', '.join(quote(f.column) for f in fields)} "
            f"FROM {quote(Match._meta.db_table)} WHERE {quote('id')} = %s{lock}")
-    return sql, [f.attname for f in fields]
+    return _driver_sql(vendor, sql), [f.attname for f in fields]
 
 
-def _converters() -> list[tuple]:
+def _converters(db) -> list[tuple]:
     """Per column, the converters the ORM's compiler would apply, with their column.
 
     They are methods of this thread's connection, so each connection keeps its own (a
     process-wide cache would hold the first thread's connection for every thread)."""
-    found = getattr(connection, "_kozel_match_converters", None)
+    found = getattr(db, "_kozel_match_converters", None)
     if found is None:
         found = []
         for field in Match._meta.concrete_fields:
             column = field.get_col(Match._meta.db_table)
-            found.append((connection.ops.get_db_converters(column)
-                          + column.get_db_converters(connection), column))
-        connection._kozel_match_converters = found
+            found.append((db.ops.get_db_converters(column)
+                          + column.get_db_converters(db), column))
+        db._kozel_match_converters = found
     return found
 
 
 def _read_match(lock: bool, match_id: int) -> Match | None:
-    sql, names = _select(connection.vendor, lock)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        row = cursor.fetchone()
+    db = _db()
+    sql, names = _select(db.vendor, lock)
+    with db.wrap_database_errors:
+        cursor = _cursor(db)
+        try:
+            cursor.execute(sql, (match_id,))
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
     if row is None:
         return None
     values = []
-    for value, (found, column) in zip(row, _converters()):
+    for value, (found, column) in zip(row, _converters(db)):
         for convert in found:
-            value = convert(value, column, connection)
+            value = convert(value, column, db)
         values.append(value)
-    return Match.from_db(connection.alias, names, values)
+    return Match.from_db(db.alias, names, values)
 
 
 def locked_match(match_id: int) -> Match | None:
@@ -72,35 +106,49 @@ def match_row(match_id: int) -> Match | None:
     return _read_match(False, match_id)
 
 
+MOVE_COLUMNS = ("match", "number", "seat", "kind", "payload", "created_at")
+
+
 @lru_cache(maxsize=None)
-def _insert(vendor: str, model, fields: tuple[str, ...]) -> tuple[str, tuple]:
-    meta, quote = model._meta, connection.ops.quote_name
-    columns = tuple(meta.get_field(name) for name in fields)
+def _insert(vendor: str) -> tuple[str, tuple]:
+    meta, quote = Move._meta, _db().ops.quote_name
+    columns = tuple(meta.get_field(name) for name in MOVE_COLUMNS)
     sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(c.column) for c in columns)}) "
            f"VALUES ({', '.join(['%s'] * len(columns))})")
-    return sql, columns
+    return _driver_sql(vendor, sql), columns
 
 
 def insert_moves(moves: list[Move]) -> None:
     """Append ``moves`` (unsaved Move instances) to the log in one statement each."""
-    sql, columns = _insert(connection.vendor, Move,
-                           ("match", "number", "seat", "kind", "payload", "created_at"))
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, [[c.get_db_prep_save(getattr(m, c.attname), connection)
-                                  for c in columns] for m in moves])
+    db = _db()
+    sql, columns = _insert(db.vendor)
+    rows = [[c.get_db_prep_save(getattr(m, c.attname), db) for c in columns] for m in moves]
+    with db.wrap_database_errors:
+        cursor = _cursor(db)
+        try:
+            cursor.executemany(sql, rows)
+        finally:
+            cursor.close()
 
 
 @lru_cache(maxsize=None)
 def _update(vendor: str, fields: tuple[str, ...]) -> tuple[str, tuple]:
-    meta, quote = Match._meta, connection.ops.quote_name
+    meta, quote = Match._meta, _db().ops.quote_name
     columns = tuple(meta.get_field(name) for name in fields)
     sets = ", ".join(f"{quote(c.column)} = %s" for c in columns)
-    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote('id')} = %s", columns
+    return _driver_sql(vendor, f"UPDATE {quote(meta.db_table)} SET {sets} "
+                               f"WHERE {quote('id')} = %s"), columns
 
 
 def save_match(match: Match, fields: tuple[str, ...]) -> None:
     """Save these fields of ``match`` (as ``match.save(update_fields=fields)`` would)."""
-    sql, columns = _update(connection.vendor, fields)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [c.get_db_prep_save(getattr(match, c.attname), connection)
-                             for c in columns] + [match.pk])
+    db = _db()
+    sql, columns = _update(db.vendor, fields)
+    values = [c.get_db_prep_save(getattr(match, c.attname), db) for c in columns]
+    values.append(match.pk)
+    with db.wrap_database_errors:
+        cursor = _cursor(db)
+        try:
+            cursor.execute(sql, values)
+        finally:
+            cursor.close()

@@ -5,7 +5,9 @@ channels walks every channel and every group membership of the process, looking 
 expired messages, on every ``receive`` and ``group_send``, and with a thousand players
 connected that walk was a large part of each move's cost (docs/performance.md).
 Messages still expire after ``expiry`` seconds and memberships after ``group_expiry``;
-they are only looked for less often.
+they are only looked for less often.  And its ``group_send`` puts the message on each
+member's queue in turn, where channels starts a task per member and waits for them all:
+putting a message on an in-memory queue never waits, and every move sends a notice.
 
 The scaled-out setup's Redis layer waits for a free connection when all its pool's are in
 use, instead of failing: redis-py's pool raised "Too many connections" once a hundred
@@ -16,6 +18,7 @@ notices of dozens of moves were lost that way -- their players were never shown 
 import asyncio
 import time
 
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer as ChannelsRedisChannelLayer
 from redis.asyncio import ConnectionPool
@@ -33,6 +36,16 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
         if now - self._cleaned >= CLEAN_EVERY:
             self._cleaned = now
             super()._clean_expired()
+
+    async def group_send(self, group, message):
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, ())):
+            try:
+                await self.send(channel, message)
+            except ChannelFull:  # as channels does: a full channel misses this message
+                pass
 
 
 class WaitingConnectionPool(ConnectionPool):
