@@ -574,6 +574,47 @@ class Bench:
                 await seat.close()
 
 
+# The goals of the load (docs/performance.md, "The goals, honestly").
+GOAL_P95_MS = 50.0        # paced: 250 four-player games at one action per 2 s per game
+GOAL_PEAK_PER_S = 500.0
+GOAL_ECHO_TIMES = 5.0     # the paced games' p95 against the echo baseline's
+GOAL_FLAT_MB_PER_MIN = 0.5
+
+
+def goal_lines(phases: list[dict]) -> list[str]:
+    """What this run says of each goal it measured."""
+    by_name = {p["phase"]: p for p in phases}
+    games, peak, echo = by_name.get("games"), by_name.get("peak"), by_name.get("echo")
+    soak = by_name.get("soak")
+    lines = []
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    for phase in (p for p in (games, soak) if p and p["p95_ms"] is not None):
+        lines.append(f"{phase['phase']}: p95 {phase['p95_ms']} ms (goal < {GOAL_P95_MS:g}), "
+                     f"errors {phase['errors']}: "
+                     f"{verdict(phase['p95_ms'] < GOAL_P95_MS and not phase['errors'])}")
+    if peak:
+        lines.append(f"peak: {peak['actions_per_s']} actions/s (goal >= {GOAL_PEAK_PER_S:g}): "
+                     f"{verdict(peak['actions_per_s'] >= GOAL_PEAK_PER_S)}")
+    if games and echo and games["p95_ms"] and echo["p95_ms"]:
+        times = games["p95_ms"] / echo["p95_ms"]
+        lines.append(f"games p95 {games['p95_ms']} ms = {times:.1f}x the echo's "
+                     f"{echo['p95_ms']} ms (goal <= {GOAL_ECHO_TIMES:g}x): "
+                     f"{verdict(times <= GOAL_ECHO_TIMES)}")
+    samples = (soak or {}).get("samples", [])
+    if len(samples) >= 4:  # the second half of the soak, after the games' first minutes
+        first, last = samples[len(samples) // 2], samples[-1]
+        minutes = max((last["t"] - first["t"]) / 60, 1e-9)
+        for name, mb in last["rss_mb"].items():
+            rate = (mb - first["rss_mb"][name]) / minutes
+            lines.append(f"soak memory, {name}: {rate:+.2f} MB/min over the second half "
+                         f"(goal within ±{GOAL_FLAT_MB_PER_MIN:g}): "
+                         f"{verdict(abs(rate) <= GOAL_FLAT_MB_PER_MIN)}")
+    return lines
+
+
 def format_phase(s: dict) -> str:
     rss = ", ".join(f"{k} {v['start']:.0f}→{v['end']:.0f} (peak {v['peak']:.0f}) MB"
                     for k, v in s["rss_mb"].items())
@@ -647,7 +688,9 @@ def main() -> None:
         setup += f", seats placed {args.placement}"
     report = {"setup": setup, "games": args.games, "players": 4 * args.games, "pace_s": args.pace,
               "env": args.env, "load": os.getloadavg(), "phases": bench.report}
-    print(json.dumps({k: v for k, v in report.items() if k != "phases"}))
+    report["goals"] = goal_lines(bench.report)
+    print("goals:\n  " + "\n  ".join(report["goals"]))
+    print(json.dumps({k: v for k, v in report.items() if k not in ("phases", "goals")}))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))
 
