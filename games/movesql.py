@@ -118,15 +118,16 @@ def _insert(vendor: str) -> tuple[str, tuple]:
     return _driver_sql(vendor, sql), columns
 
 
-def insert_moves(moves: list[Move]) -> None:
-    """Append ``moves`` (unsaved Move instances) to the log in one statement each."""
+def insert_move(move: Move) -> None:
+    """Append ``move`` (an unsaved Move) to the log.  (With ``execute``: psycopg runs
+    ``executemany`` as a pipeline, which cost more than the insert itself.)"""
     db = _db()
     sql, columns = _insert(db.vendor)
-    rows = [[c.get_db_prep_save(getattr(m, c.attname), db) for c in columns] for m in moves]
+    values = [c.get_db_prep_save(getattr(move, c.attname), db) for c in columns]
     with db.wrap_database_errors:
         cursor = _cursor(db)
         try:
-            cursor.executemany(sql, rows)
+            cursor.execute(sql, values)
         finally:
             cursor.close()
 

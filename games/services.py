@@ -267,8 +267,8 @@ def run_due(match_id: int, now=None) -> bool:
 
 def _log(match: Match, kind: str, seat: int | None, payload: dict) -> None:
     match.version += 1
-    movesql.insert_moves([Move(match=match, number=match.version, seat=seat, kind=kind,
-                               payload=payload)])
+    movesql.insert_move(Move(match=match, number=match.version, seat=seat, kind=kind,
+                             payload=payload))
 
 
 def _deal(match: Match, state: rules.GameState) -> None:
