@@ -45,3 +45,45 @@ def test_the_match_row_reads_as_the_orm_reads_it_before_during_and_after_a_game(
 
 def test_a_missing_match_reads_as_none():
     assert movesql.match_row(10**9) is None
+
+
+def test_a_move_is_logged_as_the_orm_would_log_it(make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Move
+
+    people = [make_user(f"запись{n}") for n in range(2)]
+    match = services.create_request(people[0], players=2)
+    services.join_request(people[1], match.pk)
+    match.refresh_from_db()
+    state = state_of(match)
+    message = human_move(match, state.turn)
+    before = timezone.now()
+    services.act(match.pk, people[state.turn], message, match.version)
+    logged = Move.objects.get(match=match, number=match.version + 1)
+    expected = dict(message, seat=state.turn)
+    kind = "play" if "play" in message else "draw" if "draw" in message else "knock"
+    assert (logged.seat, logged.kind) == (state.turn, kind)
+    assert {k: v for k, v in logged.payload.items() if k != "kind"} == \
+        {k: v for k, v in expected.items() if k != "kind"}
+    assert before - timedelta(seconds=1) <= logged.created_at <= timezone.now()
+    assert logged.created_at.tzinfo is not None
+
+
+def test_a_failing_statement_raises_djangos_database_error(make_user):
+    from django.db import IntegrityError
+
+    from games.models import Move
+
+    people = [make_user(f"сбой{n}") for n in range(2)]
+    match = services.create_request(people[0], players=2)
+    services.join_request(people[1], match.pk)
+    match.refresh_from_db()
+    taken = Move.objects.filter(match=match).first()  # the deal, number 1
+    with pytest.raises(IntegrityError):
+        with transaction.atomic():
+            movesql.insert_move(Move(match=match, number=taken.number, seat=None,
+                                     kind=taken.kind, payload={}))
+    assert Move.objects.filter(match=match).count() == match.version
