@@ -47,6 +47,17 @@ def _cursor(db):
     return db.connection.cursor() if db.vendor == "sqlite" else db.create_cursor()
 
 
+def _execute(db, sql: str, params, fetch_one: bool = False):
+    """Run one statement (and fetch its one row); a failure raises Django's error."""
+    with db.wrap_database_errors:
+        cursor = _cursor(db)
+        try:
+            cursor.execute(sql, params)
+            return cursor.fetchone() if fetch_one else None
+        finally:
+            cursor.close()
+
+
 @lru_cache(maxsize=None)
 def _select(vendor: str, lock: bool) -> tuple[str, list[str]]:
     """The statement, and the attribute names in its column order."""
@@ -78,13 +89,7 @@ def _converters(db) -> list[tuple]:
 def _read_match(lock: bool, match_id: int) -> Match | None:
     db = _db()
     sql, names = _select(db.vendor, lock)
-    with db.wrap_database_errors:
-        cursor = _cursor(db)
-        try:
-            cursor.execute(sql, (match_id,))
-            row = cursor.fetchone()
-        finally:
-            cursor.close()
+    row = _execute(db, sql, (match_id,), fetch_one=True)
     if row is None:
         return None
     values = []
@@ -123,13 +128,7 @@ def insert_move(move: Move) -> None:
     ``executemany`` as a pipeline, which cost more than the insert itself.)"""
     db = _db()
     sql, columns = _insert(db.vendor)
-    values = [c.get_db_prep_save(getattr(move, c.attname), db) for c in columns]
-    with db.wrap_database_errors:
-        cursor = _cursor(db)
-        try:
-            cursor.execute(sql, values)
-        finally:
-            cursor.close()
+    _execute(db, sql, [c.get_db_prep_save(getattr(move, c.attname), db) for c in columns])
 
 
 @lru_cache(maxsize=None)
@@ -147,9 +146,4 @@ def save_match(match: Match, fields: tuple[str, ...]) -> None:
     sql, columns = _update(db.vendor, fields)
     values = [c.get_db_prep_save(getattr(match, c.attname), db) for c in columns]
     values.append(match.pk)
-    with db.wrap_database_errors:
-        cursor = _cursor(db)
-        try:
-            cursor.execute(sql, values)
-        finally:
-            cursor.close()
+    _execute(db, sql, values)
