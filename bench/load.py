@@ -575,14 +575,16 @@ class Bench:
 
 
 # The goals of the load (docs/performance.md, "The goals, honestly").
-GOAL_P95_MS = 50.0        # paced: 250 four-player games at one action per 2 s per game
+GOAL_GAMES = 250          # four-player games at once, paced at one action per 2 s each
+GOAL_P95_MS = 50.0
 GOAL_PEAK_PER_S = 500.0
 GOAL_ECHO_TIMES = 5.0     # the paced games' p95 against the echo baseline's
 GOAL_FLAT_MB_PER_MIN = 0.5
 
 
-def goal_lines(phases: list[dict]) -> list[str]:
-    """What this run says of each goal it measured."""
+def goal_lines(phases: list[dict], games_at_once: int, pace: float) -> list[str]:
+    """What this run says of each goal it measured (the paced goal counts only with at
+    least GOAL_GAMES games at a pace of 2 s or faster)."""
     by_name = {p["phase"]: p for p in phases}
     games, peak, echo = by_name.get("games"), by_name.get("peak"), by_name.get("echo")
     soak = by_name.get("soak")
@@ -591,10 +593,13 @@ def goal_lines(phases: list[dict]) -> list[str]:
     def verdict(ok: bool) -> str:
         return "met" if ok else "NOT met"
 
+    full_load = games_at_once >= GOAL_GAMES and pace <= 2.0
     for phase in (p for p in (games, soak) if p and p["p95_ms"] is not None):
-        lines.append(f"{phase['phase']}: p95 {phase['p95_ms']} ms (goal < {GOAL_P95_MS:g}), "
-                     f"errors {phase['errors']}: "
-                     f"{verdict(phase['p95_ms'] < GOAL_P95_MS and not phase['errors'])}")
+        ok = phase["p95_ms"] < GOAL_P95_MS and not phase["errors"]
+        lines.append(f"{phase['phase']} ({games_at_once} games, one action per {pace:g} s "
+                     f"each): p95 {phase['p95_ms']} ms (goal < {GOAL_P95_MS:g}), errors "
+                     f"{phase['errors']}: " + (verdict(ok) if full_load else
+                                               f"not judged (the goal is {GOAL_GAMES} games)"))
     if peak:
         lines.append(f"peak: {peak['actions_per_s']} actions/s (goal >= {GOAL_PEAK_PER_S:g}): "
                      f"{verdict(peak['actions_per_s'] >= GOAL_PEAK_PER_S)}")
@@ -688,7 +693,7 @@ def main() -> None:
         setup += f", seats placed {args.placement}"
     report = {"setup": setup, "games": args.games, "players": 4 * args.games, "pace_s": args.pace,
               "env": args.env, "load": os.getloadavg(), "phases": bench.report}
-    report["goals"] = goal_lines(bench.report)
+    report["goals"] = goal_lines(bench.report, args.games, args.pace)
     print("goals:\n  " + "\n  ".join(report["goals"]))
     print(json.dumps({k: v for k, v in report.items() if k not in ("phases", "goals")}))
     if args.json:
