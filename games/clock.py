@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import notify, services, snapshots
+from games.dbcall import write_call
 
 log = logging.getLogger(__name__)
 
@@ -56,24 +57,20 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     (settings.KOZEL_CLOCK_INTERVAL by default).
 
     On PostgreSQL the sweep runs in a worker thread of its own (thread_sensitive=False),
-    so it never queues behind the consumers on channels' single database thread.  On
-    SQLite, which has one writer at a time, each due match is instead one short call on
-    that very thread, between the consumers' moves: a writer in a second thread made the
-    moves wait in SQLite's busy handler, which sleeps 1 to 100 ms at a time
-    (docs/performance.md).
+    so it never queues behind the consumers' database calls.  On SQLite, which has one
+    writer at a time, each due match is instead one short call where the players' moves
+    run (on the event loop, games/loopdb.py; or on channels' database thread): a writer
+    in a second thread made the moves wait in SQLite's busy handler, which sleeps 1 to
+    100 ms at a time (docs/performance.md).
     """
-    from channels.db import database_sync_to_async
     from django.db import connection
 
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
     if connection.vendor == "sqlite":
-        due = database_sync_to_async(services.due_match_ids)
-        run_one = database_sync_to_async(_run_one_collecting)
-
         async def sweep():
-            for match_id in await due():
-                await send(await run_one(match_id))
+            for match_id in await write_call(services.due_match_ids):
+                await send(await write_call(_run_one_collecting, match_id))
     else:
         in_worker = sync_to_async(_sweep_collecting, thread_sensitive=False)
 

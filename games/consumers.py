@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
 from games import notify, roomhub, services, snapshots
-from games.dbcall import database_call
+from games.dbcall import database_call, write_call
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -188,7 +188,7 @@ class GameConsumer(LoopConsumer):
         version = parse_version(data.get("version"))
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
-            notices = await database_call(self._act)(message, version)
+            notices = await write_call(self._act, message, version)
             self.snapshots.prime(notices)
             await self.show_own_move(notices)
             await notify.send_collected(notices)

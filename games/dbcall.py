@@ -8,10 +8,15 @@ server -- above all for a commit to reach the disk -- and on one thread every mo
 process waited for the one before it: there moves and loads run on the event loop's pool
 of threads, each thread with its own connection, and their waits overlap.  Correctness
 does not depend on the thread: a move locks its match row (games.services).
+
+On SQLite, the room's writes do not make the trip at all (``write_call``): they run on the
+event loop, which never waits there for a lock (games/loopdb.py).
 """
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+
+from games import loopdb
 
 
 def database_call(function):
@@ -25,3 +30,11 @@ def _one_writer() -> bool:
     # would make each consumer task a database wrapper of its own (a context-local one),
     # some kilobytes for every open socket, never used for a query.
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+
+
+async def write_call(function, *args):
+    """A game room's write (a player's move, the turn clock's action) and what goes with
+    it: on SQLite on the event loop itself (games/loopdb.py), elsewhere as ``database_call``."""
+    if loopdb.on_the_loop():
+        return await loopdb.run(function, *args)
+    return await database_call(function)(*args)

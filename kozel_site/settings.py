@@ -181,3 +181,7 @@ KOZEL_SWITCH_INTERVAL = float(ENV.get("KOZEL_SWITCH_INTERVAL", "0.001"))
 # A bare echo WebSocket at /ws/echo/, the baseline bench/load.py compares the game room
 # with (docs/performance.md). Off unless asked for: it serves no player.
 KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)
+
+# Embedded (SQLite) only: the game room's moves and the turn clock's run on the event loop
+# itself, not on channels' database thread (games/loopdb.py, docs/performance.md).
+KOZEL_MOVES_ON_LOOP = config.env_bool(ENV, "KOZEL_MOVES_ON_LOOP", default=True)

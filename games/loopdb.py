@@ -1,0 +1,94 @@
+"""Moves on SQLite run on the event loop itself, never waiting there for a lock.
+
+DESIGN.md has a move go "off the event loop", to a database thread.  On PostgreSQL that
+is where it runs (games/dbcall.py).  On the embedded SQLite database the trip cost more
+than the move: the move's thread let go of the GIL inside every SQLite call and had to
+wait for the busy event loop to offer it back, so a 0.5 ms move took 2 ms of that one
+thread, and moves queued behind each other there (docs/performance.md, sixth round).
+SQLite is a library in this process with one writer at a time, so the room's writes --
+the players' moves and the turn clock's -- run on the loop's own connection instead,
+in one short call each, and the loop's other work waits that long.
+
+What the loop must never do is sleep in SQLite's busy handler: when another thread holds
+the write lock (an HTTP request on Django's thread), the handler sleeps 1, 2, 5, 10 ...
+ms at a time, and the whole server would stop with it.  So the loop's connection has no
+busy timeout: a write that finds the database locked fails at once, before it changed
+anything, and is tried again after giving the loop back for a moment, until the usual
+timeout has passed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
+
+FIRST_PAUSE = 0.0002  # seconds; doubled after every try, up to LONGEST_PAUSE
+LONGEST_PAUSE = 0.005
+
+
+def on_the_loop() -> bool:
+    """Whether the room's moves run on the event loop (SQLite), not on a thread."""
+    return (settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"] == "django.db.backends.sqlite3"
+            and settings.KOZEL_MOVES_ON_LOOP)
+
+
+async def run(function, *args):
+    """``function(*args)`` on this thread's connection, tried again (the loop running
+    meanwhile) for as long as the database is locked by another connection.
+
+    A try that finds the database locked has changed nothing: the lock is taken when
+    the transaction begins (``transaction_mode`` IMMEDIATE), before any statement."""
+    timeout = _timeout()
+    give_up = time.monotonic() + timeout
+    pause = FIRST_PAUSE
+    while True:
+        try:
+            with _loop_hidden(), _no_busy_wait(timeout):
+                return function(*args)
+        except OperationalError as error:
+            if not _locked(error) or time.monotonic() > give_up:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, LONGEST_PAUSE)
+
+
+def _timeout() -> float:
+    """How long a connection waits for a lock (the database's ``timeout`` option)."""
+    return float(settings.DATABASES[DEFAULT_DB_ALIAS].get("OPTIONS", {}).get("timeout", 5))
+
+
+def _locked(error: OperationalError) -> bool:
+    # "database is locked" (another connection writes), "database table is locked" (the
+    # shared cache of an in-memory test database).
+    return "is locked" in str(error)
+
+
+@contextmanager
+def _no_busy_wait(timeout: float):
+    """While inside, this thread's connection fails at once on a lock, not sleeping in
+    SQLite's busy handler; outside, it waits as every connection does."""
+    db = connections[DEFAULT_DB_ALIAS]
+    db.ensure_connection()
+    raw = db.connection
+    raw.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        if db.connection is raw:  # (not closed meanwhile)
+            raw.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+
+
+@contextmanager
+def _loop_hidden():
+    """Django refuses database calls from a thread running an event loop, since they
+    would block it: this one is meant to, being short and never waiting for a lock."""
+    loop = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
