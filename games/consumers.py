@@ -1,7 +1,8 @@
 """WebSocket consumers: the game room and the lobby.
 
 The room consumer never decides anything: it relays a player's action to
-``games.services.act`` (off the event loop) and, whenever the match's group says the
+``games.services.act`` (on a database thread; on SQLite on the event loop's own connection,
+games/loopdb.py) and, whenever the match's group says the
 match changed, renders its own seat's view and pushes it as an htmx out-of-band swap.
 A client that connects or reconnects gets its full view at once.
 """

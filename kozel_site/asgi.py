@@ -55,8 +55,9 @@ if settings.KOZEL_GC_TUNED and "daphne.server" in sys.modules:
     gc.set_threshold(*settings.KOZEL_GC_THRESHOLDS)
 
 # How often the interpreter offers the GIL to another thread (Python's default: every
-# 5 ms).  A move runs on a database thread that lets go of the GIL inside every SQLite
-# or PostgreSQL call and then waits to get it back from the busy event loop: with 1 ms,
-# bench/load.py's peak went from 254-274 to 280-312 actions/s (docs/performance.md).
+# 5 ms).  A database thread (a move on PostgreSQL, a room's load) lets go of the GIL
+# inside every database call and then waits to get it back from the busy event loop:
+# with 1 ms, bench/load.py's peak went from 254-274 to 280-312 actions/s, when moves
+# still ran on a thread on SQLite too (docs/performance.md).
 if "daphne.server" in sys.modules:
     sys.setswitchinterval(settings.KOZEL_SWITCH_INTERVAL)
