@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import notify, services, snapshots
+from games import loopdb, notify, services, snapshots
 from games.dbcall import write_call
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,9 @@ def _run_one_collecting(match_id: int) -> list:
     with notify.collected() as notices:
         try:
             services.run_due(match_id)
-        except Exception:  # one broken match must not stop the clock for all the others
+        except Exception as error:  # one broken match must not stop the clock for the others
+            if loopdb.is_locked(error):
+                raise  # nothing done; games/loopdb.py tries it again
             log.exception("clock: match %s failed", match_id)
     return notices
 

@@ -50,7 +50,7 @@ async def run(function, *args):
             with _loop_hidden(), _no_busy_wait(timeout):
                 return function(*args)
         except OperationalError as error:
-            if not _locked(error) or time.monotonic() > give_up:
+            if not is_locked(error) or time.monotonic() > give_up:
                 raise
         await asyncio.sleep(pause)
         pause = min(pause * 2, LONGEST_PAUSE)
@@ -61,10 +61,10 @@ def _timeout() -> float:
     return float(settings.DATABASES[DEFAULT_DB_ALIAS].get("OPTIONS", {}).get("timeout", 5))
 
 
-def _locked(error: OperationalError) -> bool:
-    # "database is locked" (another connection writes), "database table is locked" (the
-    # shared cache of an in-memory test database).
-    return "is locked" in str(error)
+def is_locked(error: Exception) -> bool:
+    """Whether ``error`` says another connection holds the lock: "database is locked", or
+    "database table is locked" (the shared cache of an in-memory database)."""
+    return isinstance(error, OperationalError) and "is locked" in str(error)
 
 
 @contextmanager

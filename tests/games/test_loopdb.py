@@ -128,3 +128,35 @@ async def test_django_still_refuses_database_calls_on_the_loop_outside_it():
 
     with pytest.raises(SynchronousOnlyOperation):
         Match.objects.count()
+
+
+async def test_the_clock_acts_on_a_due_match_once_the_lock_is_free(make_user, caplog):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import clock
+    from games.models import MatchStatus
+
+    match, _people, _seat, _message = await asyncio.to_thread(a_started_game, make_user)
+    await asyncio.to_thread(lambda: Match.objects.filter(pk=match.pk).update(
+        deadline=timezone.now() - timedelta(seconds=1)))  # the player to move ran out of time
+    taken = threading.Event()
+    holder = hold_the_write_lock(taken, HELD)
+    await asyncio.to_thread(taken.wait, 5)
+    stop = asyncio.Event()
+    sweeping = asyncio.ensure_future(clock.run(interval=0.02, stop=stop))
+    try:
+        status = None
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            status = await asyncio.to_thread(
+                lambda: Match.objects.values_list("status", flat=True).get(pk=match.pk))
+            if status != MatchStatus.PLAYING:
+                break
+    finally:
+        stop.set()
+        await sweeping
+        await asyncio.to_thread(holder.join)
+    assert status == MatchStatus.INTERRUPTED
+    assert not [r for r in caplog.records if r.name == "games.clock" and r.levelname == "ERROR"]
