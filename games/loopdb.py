@@ -20,8 +20,9 @@ timeout has passed.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
@@ -78,7 +79,9 @@ def _no_busy_wait(timeout: float):
     try:
         yield
     finally:
-        if db.connection is raw:  # (not closed meanwhile)
+        # Not over the call's own error: a connection that cannot take this is unusable
+        # anyway (and only ever used here with the loop running).
+        with suppress(sqlite3.Error):
             raw.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
 
 
