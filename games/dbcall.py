@@ -35,6 +35,6 @@ def _one_writer() -> bool:
 async def write_call(function, *args):
     """A game room's write (a player's move, the turn clock's action) and what goes with
     it: on SQLite on the event loop itself (games/loopdb.py), elsewhere as ``database_call``."""
-    if loopdb.on_the_loop():
+    if _one_writer() and settings.KOZEL_MOVES_ON_LOOP:
         return await loopdb.run(function, *args)
     return await database_call(function)(*args)

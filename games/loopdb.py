@@ -31,15 +31,10 @@ FIRST_PAUSE = 0.0002  # seconds; doubled after every try, up to LONGEST_PAUSE
 LONGEST_PAUSE = 0.005
 
 
-def on_the_loop() -> bool:
-    """Whether the room's moves run on the event loop (SQLite), not on a thread."""
-    return (settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"] == "django.db.backends.sqlite3"
-            and settings.KOZEL_MOVES_ON_LOOP)
-
-
 async def run(function, *args):
-    """``function(*args)`` on this thread's connection, tried again (the loop running
-    meanwhile) for as long as the database is locked by another connection.
+    """``function(*args)`` on this thread's SQLite connection (games.dbcall.write_call
+    sends it here), tried again, the loop running meanwhile, for as long as the database
+    is locked by another connection.
 
     A try that finds the database locked has changed nothing: the lock is taken when
     the transaction begins (``transaction_mode`` IMMEDIATE), before any statement."""
