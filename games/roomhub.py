@@ -12,6 +12,14 @@ consumers in this process, which share one snapshot and each send their own seat
 A consumer joins after its socket is accepted (a frame may only be sent after that) and
 before it loads its first view, so no change committed after that load goes unheard.
 
+A notice can be lost: its process may die between committing a change and sending the
+notice (SIGKILL, a crash), or Redis may drop it.  Every player at that table would then
+wait for a turn they never saw until the clock timed one of them out.  So the hub also
+looks at the versions of its matches every ``KOZEL_ROOM_CATCH_UP`` seconds (one query for
+all of them) and shows a version that was already committed at its previous look and
+that a room here has still not shown: a lost notice is mended within one to two looks,
+and a notice that is merely on its way is never raced.
+
 The hub lives on its process's event loop, one per loop (tests run each on a loop of
 their own), like games/snapshots.py.
 """
@@ -23,8 +31,11 @@ import logging
 import weakref
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from games import layerwatch, notify, snapshots
+from games.dbcall import database_call
+from games.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +53,7 @@ class RoomHub:
         self.rooms: dict[int, set] = {}  # match id -> its consumers in this process
         self.channel: str | None = None
         self.listening: asyncio.Task | None = None
+        self.catching_up: asyncio.Task | None = None
         # Group changes go one at a time: the last consumer of a match leaving while the
         # next one arrives must not have its discard overtake the newcomer's add.
         self.membership = asyncio.Lock()
@@ -59,6 +71,8 @@ class RoomHub:
             self.channel = await self.layer.new_channel()
         if self.listening is None or self.listening.done():
             self.listening = asyncio.ensure_future(self._listen())
+        if self.catching_up is None or self.catching_up.done():
+            self.catching_up = asyncio.ensure_future(self._catch_up())
         if self.layer_watch is not None:
             self.layer_watch.add(self)
         async with self.membership:
@@ -117,6 +131,31 @@ class RoomHub:
             if version > consumer.sent_version:
                 await self._send(consumer, consumer.send_snapshot(snapshot, events))
 
+    async def _catch_up(self) -> None:
+        """Show every change whose notice never came (see the module's docstring)."""
+        behind: dict[int, int] = {}  # match -> a version committed at the last look, not shown
+        while self.rooms:
+            await asyncio.sleep(settings.KOZEL_ROOM_CATCH_UP)
+            if not self.rooms:
+                return
+            try:
+                versions = await database_call(committed_versions)(list(self.rooms))
+            except Exception as error:  # the database away: the next look tries again
+                log.warning("room hub: cannot read the versions of its matches: %r", error)
+                continue
+            now_behind = {}
+            for match_id, version in versions.items():
+                room = self.rooms.get(match_id, ())
+                if not any(c.sent_version < version for c in room):
+                    continue
+                now_behind[match_id] = version
+                if any(c.sent_version < behind.get(match_id, -1) for c in room):
+                    log.warning("match %s: no notice of version %s came here; showing it",
+                                match_id, behind[match_id])
+                    asyncio.ensure_future(self._deliver(
+                        {"type": "match.changed", "match": match_id, "version": version}))
+            behind = now_behind
+
     async def rejoin(self, since: float) -> None:
         """After Redis came back (layerwatch): be in every group again, and send every
         consumer a view loaded since -- the notices sent meanwhile are gone."""
@@ -141,6 +180,11 @@ class RoomHub:
             log.exception("match %s: a room could not be updated; closing it so that its "
                           "client reconnects", consumer.match_id)
             await consumer.close(code=CLOSE_NOT_UPDATED)
+
+
+def committed_versions(match_ids: list[int]) -> dict[int, int]:
+    """The version of each of these matches as committed (database thread)."""
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
 
 
 _per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -176,6 +176,13 @@ class Table:
                 return player
         return None
 
+    def describe(self) -> str:
+        """What each player last saw, for a failing test's message."""
+        return "; ".join(
+            f"seat {p.seat} {p.status} v{p.version} mine={p.turn_mine} "
+            f"connected={p.connected} choices={p.choices()} refusals={p.refusals[-2:]}"
+            for p in self.players) + f"; last outcomes {self.outcomes[-5:]}"
+
     def over(self) -> bool:
         return any(p.status in ("finished", "interrupted") for p in self.players)
 
@@ -195,10 +202,7 @@ class Table:
     async def play(self, until: float, pause: float = 0.0) -> None:
         while not self.over():
             if time.monotonic() > until:
-                raise AssertionError("the game did not end in time: " + "; ".join(
-                    f"seat {p.seat} {p.status} v{p.version} mine={p.turn_mine} "
-                    f"connected={p.connected} choices={p.choices()} refusals={p.refusals[-2:]}"
-                    for p in self.players) + f"; last outcomes {self.outcomes[-5:]}")
+                raise AssertionError("the game did not end in time: " + self.describe())
             for player in self.players:
                 if not player.connected:
                     await player.connect()

@@ -52,7 +52,8 @@ def test_players_on_different_server_processes_play_a_game_to_its_end(scaled_out
 
     people, with_bots = asyncio.run(main())
     check_log_holds(match, people.players)
-    assert match.status == MatchStatus.FINISHED, clock.log_tail()
+    assert match.status == MatchStatus.FINISHED, (match.result, people.describe(),
+                                                   second.log_tail(), clock.log_tail())
     assert all(p.status == "finished" and p.version == match.version for p in people.players)
     assert people.players[0].connections >= 2 and people.players[1].connections == 1
     bots_match.refresh_from_db()

@@ -8,9 +8,10 @@ import asyncio
 import json
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import notify, roomhub
+from games import notify, roomhub, services
 
 from .test_consumers import make_users, start_table
 from .wsclient import Seat
@@ -124,4 +125,36 @@ async def test_the_player_who_moved_gets_one_frame_of_the_move_not_two():
     await move_once(seats)
     assert await mover.ws.receive_nothing(timeout=0.3)
     assert sum(f'data-version="{mover.version}"' in f for f in mover.frames) == 1
+    await close_all(seats)
+
+
+def commit_without_notice(match_id, user, message, version):
+    """A move committed by a process that died before sending its notice: made here, its
+    notices collected (games/notify.py) and dropped."""
+    with notify.collected():
+        services.act(match_id, user, message, version)
+
+
+async def test_a_change_whose_notice_was_lost_reaches_every_room_all_the_same(settings):
+    settings.KOZEL_ROOM_CATCH_UP = 0.2
+    match_id, seats = await seated("c1", "c2", "c3", "c4", spectator=True)
+    mover = next(s for s in seats if s.turn_mine)
+    version = mover.version
+    await database_sync_to_async(commit_without_notice)(
+        match_id, mover.user, mover.choices()[0], version)
+    for seat in seats:  # shown after one to two looks (0.2-0.4 s)
+        while seat.version == version:
+            await seat.receive(timeout=3)
+    # (an automatic knock may follow the move at once: then two versions later)
+    assert len({seat.version for seat in seats}) == 1
+    assert sum(seat.turn_mine for seat in seats) == 1
+    await close_all(seats)
+
+
+async def test_rooms_that_are_up_to_date_get_nothing_from_the_looks(settings):
+    settings.KOZEL_ROOM_CATCH_UP = 0.05
+    _match_id, seats = await seated("u1", "u2")
+    await move_once(seats)
+    for seat in seats:
+        assert await seat.ws.receive_nothing(timeout=0.4)
     await close_all(seats)
