@@ -1,14 +1,15 @@
-"""When Redis restarts, the room hub of a server process joins its groups again and
-resyncs its clients.
+"""When Redis restarts, the room hub of a server process resyncs its clients.
 
-Group memberships live in Redis (channels-redis).  A restarted Redis has forgotten them
-and every notice sent while it was away: the consumers' sockets stay open, but they would
-never hear of a move again -- the player whose turn it now is would never know.  So each
-server process watches the Redis its channel layer uses (one INFO a second): when Redis
-was unreachable, or answers with a new run id (it restarted), the process's room hub
-(games/roomhub.py), the one member of its match groups, joins them again, and every room
-consumer of the process sends its client the full view, loaded afresh (DESIGN.md, known
-traps: a client must be able to resync from a full view at any time).
+The scaled setup's channel layer is Redis's publish/subscribe (kozel_site/env.py): a
+process's subscriptions live on its connection, and the layer's client subscribes again
+when it reconnects, but every notice published while the process was cut off is gone --
+the player whose turn it now is would not know it.  So each server process watches the
+Redis its channel layer uses (one INFO a second): when Redis was unreachable, or answers
+with a new run id (it restarted), the process's room hub (games/roomhub.py), the one
+subscriber of its match groups, joins them again, and every room consumer of the process
+sends its client the full view, loaded afresh (DESIGN.md, known traps: a client must be
+able to resync from a full view at any time).  A notice lost in the moments before the
+layer has subscribed again is mended by the hub's look at its games' versions.
 
 With the in-memory channel layer (the embedded setup) there is nothing to watch.
 """
@@ -20,7 +21,7 @@ import logging
 import time
 import weakref
 
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.utils.module_loading import import_string
 
@@ -31,9 +32,9 @@ INTERVAL = 1.0  # seconds between looks at Redis
 
 def redis_url() -> str | None:
     layer = settings.CHANNEL_LAYERS.get("default", {})
-    # By class, not by module name: the scaled setup's layer is our own subclass
-    # (kozel_site/layers.py), and a name check once silently turned this watch off.
-    if not issubclass(import_string(layer.get("BACKEND", "")), RedisChannelLayer):
+    # By class, not by module name: a subclass is watched too (a name check once silently
+    # turned this watch off, when the scaled setup's layer was a subclass of our own).
+    if not issubclass(import_string(layer.get("BACKEND", "")), RedisPubSubChannelLayer):
         return None
     hosts = layer.get("CONFIG", {}).get("hosts") or []
     host = hosts[0] if hosts else None

@@ -76,7 +76,7 @@ class RoomHub:
         if self.layer_watch is not None:
             self.layer_watch.add(self)
         async with self.membership:
-            # Added again for every newcomer: that renews the membership's expiry.
+            # Asked again for every newcomer; the layer subscribes a process only once.
             if match_id in self.rooms:
                 await self.layer.group_add(notify.match_group(match_id), self.channel)
 

@@ -124,25 +124,16 @@ def channel_layers(env: Mapping[str, str]) -> dict:
     """Redis when REDIS_URL is set (any number of server processes), else in-memory."""
     url = env.get("REDIS_URL", "").strip()
     if url:
-        return {
-            "default": {
-                "BACKEND": "kozel_site.layers.RedisChannelLayer",
-                # redis-py reads time out after 5 s by default, and channels-redis waits
-                # on Redis (BZPOPMIN) for 5 s: an idle consumer then failed now and then
-                # with "Timeout reading", closing its player's socket (bench/load.py found
-                # it). Reads may take a little longer than that wait.
-                "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}],
-                           "prefix": "kozel",
-                           # All the consumers of one server process share one Redis
-                           # queue ("specific.<process>!"), and a group message to a full
-                           # queue is dropped without an error.  The default of 100 is
-                           # less than a second of notices for a busy process: a player
-                           # then never heard that it was their turn (bench/load.py's
-                           # scaled soak).  Messages are small and expire after a minute.
-                           "capacity": 1000,
-                           "channel_capacity": {"specific.*": 100_000}},
-            }
-        }
+        # Redis's publish/subscribe: a notice is one PUBLISH, and Redis hands it to the one
+        # subscriber of each server process that has a room of the match open (the room
+        # hub, games/roomhub.py).  Nothing is queued in Redis, so nothing there can fill
+        # up or expire; a notice published while a process is cut off from Redis is lost,
+        # and the room hub's look at its games' versions mends that (docs/performance.md,
+        # seventh round, has the measurements against channels-redis' queue layer).
+        return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                            "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
+                                                  "socket_timeout": 5}],
+                                       "prefix": "kozel"}}}
     # One channel of each process hears every match's notices (games/roomhub.py), and a
     # message to a full channel is dropped without an error: room for a busy minute.
     # (For every channel: this layer takes no "channel_capacity" patterns.)

@@ -42,6 +42,6 @@ async def test_a_notice_sent_on_a_connection_from_before_the_restart_still_arriv
     assert received == message
     # The first try met the old connection (else this test shows nothing).
     assert any("trying again" in r.getMessage() for r in caplog.records)
-    await listener.close_pools()
-    await notifier.close_pools()
+    await listener.flush()
+    await notifier.flush()
 

@@ -27,13 +27,13 @@ async def _no_groups_left_over():
 
 
 async def members(match_id):
-    """The channels in the match's group, as the layer keeps them: in memory (the embedded
-    setup), or in a sorted set in Redis (channels-redis)."""
+    """The channels of this process in the match's group, as the layer keeps them: in
+    memory (the embedded setup), or as this process's subscriptions to the group's Redis
+    channel (the publish/subscribe layer)."""
     layer, group = get_channel_layer(), notify.match_group(match_id)
-    if hasattr(layer, "groups"):
-        return set(layer.groups.get(group, {}))
-    redis = layer.connection(layer.consistent_hash(group))
-    return {name.decode() for name in await redis.zrange(layer._group_key(group), 0, -1)}
+    if hasattr(layer, "_get_group_channel_name"):
+        return set(layer.groups.get(layer._get_group_channel_name(group), ()))
+    return set(layer.groups.get(group, {}))
 
 
 async def seated(*names, spectator=False):
