@@ -99,8 +99,6 @@ def database(env: Mapping[str, str], base_dir: Path) -> dict:
                 "DATABASE_URL must point at PostgreSQL (postgres://...); "
                 "leave it unset for the embedded SQLite database."
             )
-        # Django's backend, checking a kept connection without a round trip when it can.
-        config["ENGINE"] = "kozel_site.postgresql"
         return config
     return {
         "ENGINE": "django.db.backends.sqlite3",
