@@ -1,8 +1,10 @@
 """Point 5: moderation — abort, annul, close and reopen accounts, the running games page,
 and the log of every action (who, when, why)."""
 
+import asyncio
+
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import Group
 from django.test import Client
@@ -75,15 +77,34 @@ def test_the_running_games_page_lists_games_with_watch_links(mod_client, people,
     assert mod_client.get(f"/games/{waiting.pk}/").status_code == 200
 
 
+def heard_in_the_room(match_id, action):
+    """Run ``action`` while a room of the match listens on the channel layer: (what it
+    returned, the first notice the room heard).  One event loop throughout, as a server
+    process has: the publish/subscribe layer keeps a loop's channels to that loop."""
+
+    async def listening():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(notify.match_group(match_id), channel)
+        result = await sync_to_async(action)()
+        message = await asyncio.wait_for(layer.receive(channel), 5)
+        await layer.group_discard(notify.match_group(match_id), channel)
+        return result, message
+
+    return async_to_sync(listening)()
+
+
 def test_aborting_a_running_game_stops_it_without_ratings_and_tells_the_room(
         mod_client, moderator, people, django_capture_on_commit_callbacks):
     match = running_game(people)
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(notify.match_group(match.pk), channel)
     before = match.version
-    with django_capture_on_commit_callbacks(execute=True):
-        response = mod_client.post(f"/moderation/games/{match.pk}/abort/", {"reason": "cheating suspected"})
+
+    def abort():
+        with django_capture_on_commit_callbacks(execute=True):
+            return mod_client.post(f"/moderation/games/{match.pk}/abort/",
+                                   {"reason": "cheating suspected"})
+
+    response, message = heard_in_the_room(match.pk, abort)
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED and match.deadline is None and match.ended_at
@@ -91,7 +112,6 @@ def test_aborting_a_running_game_stops_it_without_ratings_and_tells_the_room(
     assert Move.objects.get(match=match, number=match.version).kind == "abort"
     assert not RatingRecord.objects.exists()
     assert all(v == (0, 0, 0) for v in ratings().values())
-    message = async_to_sync(layer.receive)(channel)
     assert message["type"] == "match.changed" and message["version"] == match.version
     action = ModeratorAction.objects.get()
     assert (action.moderator, action.action, action.match, action.reason) == (
