@@ -5,11 +5,11 @@ process's subscriptions live on its connection, and the layer's client subscribe
 when it reconnects, but every notice published while the process was cut off is gone --
 the player whose turn it now is would not know it.  So each server process watches the
 Redis its channel layer uses (one INFO a second): when Redis was unreachable, or answers
-with a new run id (it restarted), the process's room hub (games/roomhub.py), the one
-subscriber of its match groups, joins them again, and every room consumer of the process
-sends its client the full view, loaded afresh (DESIGN.md, known traps: a client must be
-able to resync from a full view at any time).  A notice lost in the moments before the
-layer has subscribed again is mended by the hub's look at its games' versions.
+with a new run id (it restarted), every room consumer of the process's room hub
+(games/roomhub.py), the one subscriber of its match groups, sends its client the full
+view, loaded afresh (DESIGN.md, known traps: a client must be able to resync from a full
+view at any time).  A notice lost in the moments before the layer has subscribed again is
+mended by the hub's look at its games' versions.
 
 With the in-memory channel layer (the embedded setup) there is nothing to watch.
 """
@@ -47,7 +47,7 @@ class Watch:
     def __init__(self, url: str) -> None:
         self.url = url
         # What to resync: the room hub of the process while it has rooms open
-        # (anything with an async ``rejoin(since)`` and a length).
+        # (anything with an async ``resync(since)`` and a length).
         self.members: weakref.WeakSet = weakref.WeakSet()
         self.task: asyncio.Task | None = None
 
@@ -88,7 +88,7 @@ class Watch:
         since = time.monotonic()
         # Every consumer of one match shares one fresh load (games.snapshots); a member
         # closes the sockets it could not resync, and their pages reconnect.
-        results = await asyncio.gather(*(m.rejoin(since) for m in list(self.members)),
+        results = await asyncio.gather(*(m.resync(since) for m in list(self.members)),
                                        return_exceptions=True)
         for result in results:
             if isinstance(result, Exception):

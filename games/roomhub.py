@@ -44,7 +44,6 @@ RETRY_AFTER = 1.0  # seconds before receiving again when the layer failed (Redis
 # A consumer whose room could not be updated is closed with this code ("internal error"):
 # its page reconnects and is sent its full view (static/js/kozel.js).
 CLOSE_NOT_UPDATED = 1011
-CLOSE_RESTARTED = 1012  # "service restart": the same, after Redis was away
 
 
 class RoomHub:
@@ -76,7 +75,8 @@ class RoomHub:
         if self.layer_watch is not None:
             self.layer_watch.add(self)
         async with self.membership:
-            # Asked again for every newcomer; the layer subscribes a process only once.
+            # Asked again for every newcomer: that renews the in-memory layer's membership
+            # expiry; the publish/subscribe layer subscribes a process only once.
             if match_id in self.rooms:
                 await self.layer.group_add(notify.match_group(match_id), self.channel)
 
@@ -156,19 +156,11 @@ class RoomHub:
                         {"type": "match.changed", "match": match_id, "version": version}))
             behind = now_behind
 
-    async def rejoin(self, since: float) -> None:
-        """After Redis came back (layerwatch): be in every group again, and send every
-        consumer a view loaded since -- the notices sent meanwhile are gone."""
+    async def resync(self, since: float) -> None:
+        """After Redis came back (layerwatch): send every consumer a view loaded since --
+        the notices published meanwhile are gone.  (The layer's client has subscribed to
+        the process's groups again on reconnecting.)"""
         consumers = [c for room in self.rooms.values() for c in room]
-        try:
-            async with self.membership:
-                for match_id in list(self.rooms):
-                    await self.layer.group_add(notify.match_group(match_id), self.channel)
-        except Exception as error:  # gone again: every client reconnects when it can
-            log.warning("room hub: could not join the groups again (%r); closing %d rooms",
-                        error, len(consumers))
-            await asyncio.gather(*(c.close(code=CLOSE_RESTARTED) for c in consumers))
-            return
         await asyncio.gather(*(self._send(c, c.resend_view(since)) for c in consumers))
 
     @staticmethod
