@@ -23,8 +23,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import notify, roomhub, services, snapshots
-from games.dbcall import database_call, write_call
+from games import loopdb, notify, roomhub, services, snapshots
+from games.dbcall import database_call, conditional_moves_on_loop, write_call
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -189,7 +189,7 @@ class GameConsumer(LoopConsumer):
         version = parse_version(data.get("version"))
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
-            notices = await write_call(self._act, message, version)
+            notices = await self.move(message, version)
             self.snapshots.prime(notices)
             await self.show_own_move(notices)
             await notify.send_collected(notices)
@@ -221,9 +221,39 @@ class GameConsumer(LoopConsumer):
                                       self.match_id)
                 return
 
-    def _act(self, message, version):
+    async def move(self, message, version):
+        """Make the move; the notices it collected.
+
+        The match as this process last showed it is passed along: a move on it may be
+        written without reading the match first (games.services.act_on_known); on
+        PostgreSQL that is one statement, made on the event loop itself when it needs no
+        lock another transaction holds (games/loopdb.py, ``run_now``)."""
+        known = self.snapshots.latest.get(self.match_id)
+        if known is not None and conditional_moves_on_loop():
+            try:
+                notices = loopdb.run_now(self._act_on_known, message, version, known)
+            except DatabaseError as error:
+                # The loop's connection failed (PostgreSQL restarted, say): the locked way,
+                # on a database thread whose connection is checked before use, decides.
+                # Safe even if the statement did commit: the move is then refused as stale.
+                log.warning("match %s: a move on the event loop failed (%s); taking the "
+                            "locked way", self.match_id, type(error).__name__)
+                notices = None
+            if notices is not None:
+                return notices
+            known = None  # that move takes the locked way
+        return await write_call(self._act, message, version, known)
+
+    def _act_on_known(self, message, version, known):
         with notify.collected() as notices:
-            services.act(self.match_id, self.user, message, version)
+            if services.act_on_known(known.match, known.state, self.user, message, version,
+                                     nowait=True) is None:
+                return None
+        return notices
+
+    def _act(self, message, version, known):
+        with notify.collected() as notices:
+            services.act(self.match_id, self.user, message, version, known)
         return notices
 
     async def resend_view(self, since: float):

@@ -38,3 +38,10 @@ async def write_call(function, *args):
     if _one_writer() and settings.KOZEL_MOVES_ON_LOOP:
         return await loopdb.run(function, *args)
     return await database_call(function)(*args)
+
+
+def conditional_moves_on_loop() -> bool:
+    """On PostgreSQL, whether a conditional move (one statement, games/movesql.py) is
+    made on the event loop (games/loopdb.py, ``run_now``)."""
+    return (not _one_writer() and settings.KOZEL_MOVES_ON_LOOP
+            and settings.KOZEL_CONDITIONAL_MOVES)

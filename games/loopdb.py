@@ -1,7 +1,8 @@
-"""Moves on SQLite run on the event loop itself, never waiting there for a lock.
+"""Moves on SQLite run on the event loop itself, never waiting there for a lock; so do
+most moves on PostgreSQL, as one statement that never waits for a lock (``run_now``).
 
 DESIGN.md has a move go "off the event loop", to a database thread.  On PostgreSQL that
-is where it runs (games/dbcall.py).  On the embedded SQLite database the trip cost more
+is where a move runs when it must lock and read the match (games/dbcall.py).  On the embedded SQLite database the trip cost more
 than the move: the move's thread let go of the GIL inside every SQLite call and had to
 wait for the busy event loop to offer it back, so a 0.5 ms move took 2 ms of that one
 thread, and moves queued behind each other there (docs/performance.md, sixth round).
@@ -15,6 +16,15 @@ ms at a time, and the whole server would stop with it.  So the loop's connection
 busy timeout: a write that finds the database locked fails at once, before it changed
 anything, and is tried again after giving the loop back for a moment, until the usual
 timeout has passed.
+
+On PostgreSQL a move on the version its room showed is one statement, one round trip to
+the server (games/movesql.py, ``save_move_if_at``), which took longer on a database
+thread than on the loop: the thread waited for the GIL after the round trip, and for the
+loop to take its result (docs/performance.md, eighth round).  It locks the match row
+with NOWAIT, so it never waits for another transaction: a row another one holds sends
+the move the locked way, on a thread.  The price is that the loop waits for the round
+trip: the database must be near (this is for a server on the same host or network; a
+distant one wants ``KOZEL_MOVES_ON_LOOP=0``).
 """
 
 from __future__ import annotations
@@ -50,6 +60,21 @@ async def run(function, *args):
                 raise
         await asyncio.sleep(pause)
         pause = min(pause * 2, LONGEST_PAUSE)
+
+
+def run_now(function, *args):
+    """``function(*args)`` on this thread's PostgreSQL connection, at once: a move written
+    in one statement that never waits for a lock (games.services.act_on_known, with
+    ``nowait``).  The connection is kept for the process's life; one that failed is
+    closed if it is no longer usable, and the next call opens another."""
+    with _loop_hidden():
+        db = connections[DEFAULT_DB_ALIAS]  # the thread's (with the loop showing: the task's)
+        if db.connection is not None and db.errors_occurred:
+            if db.is_usable():
+                db.errors_occurred = False
+            else:
+                db.close()
+        return function(*args)
 
 
 def _timeout() -> float:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-from games.models import Match, Move
+from games.models import Match, MatchStatus, Move
 
 
 def _db():
@@ -48,12 +49,13 @@ def _cursor(db):
 
 
 def _execute(db, sql: str, params, fetch_one: bool = False):
-    """Run one statement (and fetch its one row); a failure raises Django's error."""
+    """Run one statement; its one row if ``fetch_one``, else the number of rows it
+    changed.  A failure raises Django's error."""
     with db.wrap_database_errors:
         cursor = _cursor(db)
         try:
             cursor.execute(sql, params)
-            return cursor.fetchone() if fetch_one else None
+            return cursor.fetchone() if fetch_one else cursor.rowcount
         finally:
             cursor.close()
 
@@ -147,3 +149,83 @@ def save_match(match: Match, fields: tuple[str, ...]) -> None:
     values = [c.get_db_prep_save(getattr(match, c.attname), db) for c in columns]
     values.append(match.pk)
     _execute(db, sql, values)
+
+
+def conditional_moves() -> bool:
+    """Whether a move may be written on condition that the match is still at the version
+    it was checked on, without reading the match first (``save_move_if_at``)."""
+    return settings.KOZEL_CONDITIONAL_MOVES
+
+
+@lru_cache(maxsize=None)
+def _update_then_insert(fields: tuple[str, ...], nowait: bool) -> tuple[str, tuple, tuple]:
+    db = _db()
+    quote = db.ops.quote_name
+    match_meta, move_meta = Match._meta, Move._meta
+    table, pk, version, status = (quote(match_meta.db_table), quote("id"), quote("version"),
+                                  quote("status"))
+    changed = tuple(match_meta.get_field(name) for name in fields)
+    columns = tuple(move_meta.get_field(name) for name in MOVE_COLUMNS[1:])
+    sets = ", ".join(f"{quote(c.column)} = %s" for c in changed)
+    # Cast to the columns' types: a parameter in a SELECT list has none of its own.
+    values = ", ".join(f"%s::{c.db_type(db)}" for c in columns)
+    move_columns = ", ".join(quote(c.column) for c in (move_meta.get_field("match"), *columns))
+    condition = f"{pk} = %s AND {version} = %s AND {status} = %s"
+    if nowait:  # the row locked first, or an error at once if another transaction has it
+        held = (f"WITH held AS (SELECT {pk} FROM {table} WHERE {condition} FOR UPDATE NOWAIT), "
+                f"moved AS (UPDATE {table} SET {sets} WHERE {pk} IN (SELECT {pk} FROM held) ")
+    else:
+        held = f"WITH moved AS (UPDATE {table} SET {sets} WHERE {condition} "
+    sql = (f"{held}RETURNING {pk}) INSERT INTO {quote(move_meta.db_table)} ({move_columns}) "
+           f"SELECT {pk}, {values} FROM moved")
+    return sql, changed, columns
+
+
+def save_move_if_at(match: Match, fields: tuple[str, ...], version: int, move: Move,
+                    nowait: bool = False) -> bool:
+    """Save these fields of ``match`` and append ``move`` to its log, in one transaction of
+    their own -- if the match row is still at ``version`` and being played; returns
+    whether it was (nothing is written otherwise).  Committed when it returns, as an
+    acknowledged move must be.
+
+    On PostgreSQL that is one statement (a data-modifying WITH), so one round trip to the
+    server.  A transaction holding the row (a move on the locked path, the clock) is
+    waited for, and the condition then looked at on the row it left (READ COMMITTED);
+    with ``nowait`` the statement fails at once instead (``is_lock_refused``), having
+    written nothing.  On SQLite (which has no such statement, and no round trips) it is an
+    update on that condition and the insert, in a transaction that takes the write lock
+    as it begins."""
+    db = _db()
+    if db.vendor != "postgresql":
+        return _save_move_if_at_in_two(db, match, fields, version, move)
+    sql, changed, columns = _update_then_insert(fields, nowait)
+    sets = [c.get_db_prep_save(getattr(match, c.attname), db) for c in changed]
+    condition = [match.pk, version, MatchStatus.PLAYING.value]
+    appended = [c.get_db_prep_save(getattr(move, c.attname), db) for c in columns]
+    # In the statement's order: the lock's condition comes first when it has one.
+    values = condition + sets if nowait else sets + condition
+    return _execute(db, sql, values + appended) == 1
+
+
+@lru_cache(maxsize=None)
+def _update_if_at(vendor: str, fields: tuple[str, ...]) -> tuple[str, tuple]:
+    sql, columns = _update(vendor, fields)
+    quote = _db().ops.quote_name
+    return sql + _driver_sql(vendor, f" AND {quote('version')} = %s AND {quote('status')} = %s"), \
+        columns
+
+
+def _save_move_if_at_in_two(db, match: Match, fields, version: int, move: Move) -> bool:
+    sql, columns = _update_if_at(db.vendor, fields)
+    values = [c.get_db_prep_save(getattr(match, c.attname), db) for c in columns]
+    values += [match.pk, version, MatchStatus.PLAYING.value]
+    with transaction.atomic(using=db.alias):
+        if _execute(db, sql, values) != 1:
+            return False  # nothing was changed: the empty transaction ends
+        insert_move(move)
+    return True
+
+
+def is_lock_refused(error: Exception) -> bool:
+    """Whether ``error`` is PostgreSQL's "could not obtain lock" (a NOWAIT lock refused)."""
+    return getattr(error.__cause__, "sqlstate", None) == "55P03"

@@ -5,16 +5,21 @@ which version, applies the action through the rules service, appends to the move
 saves the new snapshot with its version, and only after commit tells the match's group
 (DESIGN.md, a move end to end).  ``Match.version`` is the number of moves in the log,
 so the snapshot is always the log replayed up to that version.
+
+Most moves take a shorter way to the same result (``act_on_known``): checked on the
+version the player's game room showed, and written in one transaction on condition that
+the match row is still at that version -- the version is what the lock protects.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -159,39 +164,112 @@ def seat_of(match: Match, user) -> int | None:
     return next((n for n, user_id in match.seat_users.items() if user_id == user.pk), None)
 
 
-def act(match_id: int, user, message: dict, version: object) -> int:
+def act(match_id: int, user, message: dict, version: object, known=None) -> int:
     """Apply a player's action, given as ``{"play": "1-2", "end": "left"}``,
     ``{"draw": true}`` or ``{"knock": true}``, on the version they saw.
 
     Returns the new version.  Raises PlayError, changing nothing, when the sender does
     not sit at this table, acts on a stale view, out of turn or against the rules.
+
+    ``known`` is the match and its rules state as this process last saw them (its game
+    room's snapshot, games/snapshots.py): a move on that version that ends no round is
+    then written without reading the match first (``act_on_known``).
     """
+    if known is not None and movesql.conditional_moves():
+        moved = act_on_known(known.match, known.state, user, message, version)
+        if moved is not None:
+            return moved
     with transaction.atomic():
         match = _locked_match(match_id)
-        if match.status != MatchStatus.PLAYING:
-            raise PlayError(_("The game is not being played."), "not-playing")
-        seat = seat_of(match, user)
-        if seat is None:
-            raise PlayError(_("You do not sit at this table."), "not-seated")
-        if type(version) is not int or version != match.version:
-            raise PlayError(_("The game has moved on: your view was out of date."), "stale")
-        if not isinstance(message, dict):
-            raise PlayError(_("That is not a move."), "invalid")
-        # The seat is the server's to say; a message that names another one is refused.
-        if "seat" in message and message["seat"] != seat:
-            raise PlayError(_("You can only move for your own seat."), "not-your-seat")
-        fields = {k: message[k] for k in ("play", "end", "draw", "knock") if k in message}
-        try:
-            action = rules.action_from_json(dict(fields, seat=seat))
-            state = rules.GameState.from_json(match.state)
-            if state.phase != rules.PLAYING or state.turn != seat:
-                raise rules.IllegalAction("it is not your turn", "5", "not-your-turn")
-            state, events = rules.apply(state, action)
-        except rules.RulesError as error:
-            raise PlayError(_rule_message(error), "illegal") from None
+        seat, action, state, events = _checked_move(match, None, user, message, version)
         _log(match, MoveKind(action.kind), seat, action.to_json())
         _advance(match, state, events, drew=seat if action.kind == rules.DRAW else None)
         return match.version
+
+
+def _checked_move(match: Match, state: rules.GameState | None, user, message, version):
+    """The seat, action, new state and events of ``message`` on ``match`` (whose rules
+    state is ``state``, or is read from the match); PlayError if it is refused."""
+    if match.status != MatchStatus.PLAYING:
+        raise PlayError(_("The game is not being played."), "not-playing")
+    seat = seat_of(match, user)
+    if seat is None:
+        raise PlayError(_("You do not sit at this table."), "not-seated")
+    if type(version) is not int or version != match.version:
+        raise PlayError(_("The game has moved on: your view was out of date."), "stale")
+    if not isinstance(message, dict):
+        raise PlayError(_("That is not a move."), "invalid")
+    # The seat is the server's to say; a message that names another one is refused.
+    if "seat" in message and message["seat"] != seat:
+        raise PlayError(_("You can only move for your own seat."), "not-your-seat")
+    fields = {k: message[k] for k in ("play", "end", "draw", "knock") if k in message}
+    try:
+        action = rules.action_from_json(dict(fields, seat=seat))
+        if state is None:
+            state = rules.GameState.from_json(match.state)
+        if state.phase != rules.PLAYING or state.turn != seat:
+            raise rules.IllegalAction("it is not your turn", "5", "not-your-turn")
+        state, events = rules.apply(state, action)
+    except rules.RulesError as error:
+        raise PlayError(_rule_message(error), "illegal") from None
+    return seat, action, state, events
+
+
+def act_on_known(known: Match, known_state: rules.GameState | None, user, message, version,
+                 nowait: bool = False) -> int | None:
+    """The move, written on condition that the match is still at the version it was
+    checked on (in one statement on PostgreSQL: ``movesql.save_move_if_at``); None
+    when it must take the locked path instead.
+
+    A move that only changes the match row and appends one entry to the log (most of
+    them: no knock made for the next player, no round ended) does not need the match
+    read and locked first: the version this process last saw, with its state, says
+    everything the move depends on, and the write happens only if the row still has
+    that version (and is still being played) -- the clock's timeout, or another move,
+    changes the version under the row's lock, so a late move and a timeout still cannot
+    both win (DESIGN.md, Time).  Any other case -- an older or newer
+    version, a refusal, a move that ends a round, a row changed meanwhile -- goes the
+    locked way, which decides it afresh, so a player's refusal always comes from there.
+    With ``nowait``, a row another transaction holds is not waited for: None at once.
+    """
+    if known_state is None or known.version != version or known.status != MatchStatus.PLAYING:
+        return None
+    try:
+        seat, action, state, events = _checked_move(known, known_state, user, message, version)
+    except PlayError:
+        return None
+    if state.phase != rules.PLAYING or _only_a_knock(state):
+        return None
+    match = copy.copy(known)  # the snapshot's own match is shared by the rooms: left alone
+    match.version = version + 1
+    match.state = state.to_json()
+    changes = ("version", "state")
+    if not _turn_goes_on(state, seat if action.kind == rules.DRAW else None):
+        match.deadline = timezone.now() + _time_for(match, state)
+        changes += ("deadline",)
+    move = Move(match=match, number=match.version, seat=seat, kind=MoveKind(action.kind),
+                payload=action.to_json())
+    try:
+        if not movesql.save_move_if_at(match, changes, version, move, nowait):
+            return None
+    except OperationalError as error:
+        if nowait and movesql.is_lock_refused(error):
+            return None
+        raise
+    notify.match_changed(match.pk, match.version, events, committed=(match, state, []))
+    return match.version
+
+
+def _only_a_knock(state: rules.GameState) -> bool:
+    """Whether the seat to move can only knock (the server then knocks for it)."""
+    legal = rules.legal_actions(state)
+    return len(legal) == 1 and legal[0].kind == rules.KNOCK
+
+
+def _turn_goes_on(state: rules.GameState, drew: int | None) -> bool:
+    """After a draw by ``drew``, its turn goes on, and so does its clock (RULES.md 5: the
+    turn clock runs over the whole turn, draws included)."""
+    return drew is not None and state.phase == rules.PLAYING and state.turn == drew
 
 
 def _rule_message(error: rules.RulesError) -> str:
@@ -287,13 +365,10 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
     """After an action: knock for whoever can only knock, score an ended round, end the
     game or set the next deadline; save and notify after commit.
 
-    ``drew`` is the seat that just drew a tile: its turn goes on, and so does its clock
-    (RULES.md 5: the turn clock runs over the whole turn, draws included).
+    ``drew`` is the seat that just drew a tile (``_turn_goes_on``).
     """
-    while state.phase == rules.PLAYING:
+    while state.phase == rules.PLAYING and _only_a_knock(state):
         legal = rules.legal_actions(state)
-        if len(legal) != 1 or legal[0].kind != rules.KNOCK:
-            break
         state, knocked = rules.apply(state, legal[0])  # made for the player, and announced
         knocked[0]["auto"] = True
         events += knocked
@@ -303,10 +378,9 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
         if event["type"] == "round_ended":
             round_scores += _write_round(match, event)
     match.state = state.to_json()
-    turn_goes_on = drew is not None and state.phase == rules.PLAYING and state.turn == drew
     if state.over:
         _end(match, state)
-    elif not turn_goes_on:
+    elif not _turn_goes_on(state, drew):
         match.deadline = timezone.now() + _time_for(match, state)
     movesql.save_match(match, MOVE_CHANGES)
     notify.match_changed(match.pk, match.version, events,

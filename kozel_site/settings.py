@@ -186,6 +186,13 @@ KOZEL_SWITCH_INTERVAL = float(ENV.get("KOZEL_SWITCH_INTERVAL", "0.001"))
 # with (docs/performance.md). Off unless asked for: it serves no player.
 KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)
 
-# Embedded (SQLite) only: the game room's moves and the turn clock's run on the event loop
-# itself, not on channels' database thread (games/loopdb.py, docs/performance.md).
+# The game room's writes on the event loop itself, not on a database thread
+# (games/loopdb.py, docs/performance.md): on SQLite the players' moves and the turn
+# clock's actions; on PostgreSQL the moves written in one statement (below), which never
+# wait there for a lock.
 KOZEL_MOVES_ON_LOOP = config.env_bool(ENV, "KOZEL_MOVES_ON_LOOP", default=True)
+# A move that ends no round is written on condition that the match is still at the version
+# the game room last showed, without reading and locking it first: on PostgreSQL in one
+# statement (games/movesql.py, docs/performance.md, eighth round).  Off, every move takes
+# the locked way.
+KOZEL_CONDITIONAL_MOVES = config.env_bool(ENV, "KOZEL_CONDITIONAL_MOVES", default=True)
