@@ -99,6 +99,12 @@ def database(env: Mapping[str, str], base_dir: Path) -> dict:
                 "DATABASE_URL must point at PostgreSQL (postgres://...); "
                 "leave it unset for the embedded SQLite database."
             )
+        # Moves are written on the event loop (games/loopdb.py): a database that stops
+        # answering must not stop the server for the operating system's TCP timeouts
+        # (minutes).  Both can be set in DATABASE_URL's query instead.
+        options = config.setdefault("OPTIONS", {})
+        options.setdefault("connect_timeout", 5)         # seconds
+        options.setdefault("tcp_user_timeout", 10_000)   # milliseconds unacknowledged
         return config
     return {
         "ENGINE": "django.db.backends.sqlite3",

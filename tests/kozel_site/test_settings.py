@@ -94,6 +94,14 @@ def test_database_url_switches_to_postgresql():
     )
 
 
+def test_a_silent_postgresql_cannot_hold_the_server_for_minutes():
+    """Moves are written on the event loop: connecting and unanswered sends time out."""
+    options = env.database({"DATABASE_URL": PG_URL}, ROOT)["OPTIONS"]
+    assert (options["connect_timeout"], options["tcp_user_timeout"]) == (5, 10_000)
+    chosen = env.database({"DATABASE_URL": PG_URL + "?connect_timeout=2"}, ROOT)["OPTIONS"]
+    assert chosen["connect_timeout"] == 2  # the URL's own choice stands
+
+
 def test_database_url_must_be_postgresql():
     with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
         env.database({"DATABASE_URL": "mysql://root@127.0.0.1/kozel"}, ROOT)
