@@ -33,6 +33,13 @@ def two_player_game(make_user):
     return match, {0: masha, 1: alex}
 
 
+def a_game_as_shown(make_user):
+    """A started two-player game, its players by seat, what its room shows, whose turn."""
+    match, users = two_player_game(make_user)
+    shown = known(match)
+    return match, users, shown, shown.state.turn
+
+
 def known(match):
     """What a game room of this process holds after loading the match (games/snapshots.py)."""
     return snapshots.load(match.pk)
@@ -49,9 +56,7 @@ def test_the_setting_turns_conditional_moves_off(settings, make_user):
     assert movesql.conditional_moves()
     settings.KOZEL_CONDITIONAL_MOVES = False
     assert not movesql.conditional_moves()
-    match, users = two_player_game(make_user)  # and every move then takes the locked way
-    shown = known(match)
-    seat = shown.state.turn
+    match, users, shown, seat = a_game_as_shown(make_user)  # every move goes the locked way
     assert services.act(match.pk, users[seat], human_move(match, seat), match.version,
                         known=shown) == shown.version + 1
 
@@ -59,9 +64,7 @@ def test_the_setting_turns_conditional_moves_off(settings, make_user):
 @pytest.mark.django_db
 def test_a_move_on_the_version_shown_is_written_without_reading_the_match(
         make_user, django_capture_on_commit_callbacks):
-    match, users = two_player_game(make_user)
-    shown = known(match)
-    seat = shown.state.turn
+    match, users, shown, seat = a_game_as_shown(make_user)
     message = human_move(match, seat)
     before = timezone.now()
     with notify.collected() as notices, django_capture_on_commit_callbacks(execute=True):
@@ -85,9 +88,7 @@ def test_a_move_on_the_version_shown_is_written_without_reading_the_match(
 
 @pytest.mark.django_db
 def test_a_version_that_moved_on_meanwhile_writes_nothing(make_user):
-    match, users = two_player_game(make_user)
-    shown = known(match)
-    seat = shown.state.turn
+    match, users, shown, seat = a_game_as_shown(make_user)
     message = human_move(match, seat)
     services.act(match.pk, users[seat], message, match.version)  # the locked path, first
     match.refresh_from_db()
@@ -104,9 +105,7 @@ def test_a_version_that_moved_on_meanwhile_writes_nothing(make_user):
 def test_an_aborted_game_at_the_same_version_is_not_written(make_user):
     """The condition is the version and the status: a match stopped without a new
     version (not something the site does, but the row is what counts) takes no move."""
-    match, users = two_player_game(make_user)
-    shown = known(match)
-    seat = shown.state.turn
+    match, users, shown, seat = a_game_as_shown(make_user)
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.ABORTED)
     assert services.act_on_known(shown.match, shown.state, users[seat],
                                   human_move(match, seat), shown.version) is None
@@ -115,9 +114,7 @@ def test_an_aborted_game_at_the_same_version_is_not_written(make_user):
 
 @pytest.mark.django_db
 def test_refusals_on_a_known_version_are_the_locked_paths(make_user):
-    match, users = two_player_game(make_user)
-    shown = known(match)
-    seat = shown.state.turn
+    match, users, shown, seat = a_game_as_shown(make_user)
     move = human_move(match, seat)
     with translation.override("en"):
         with pytest.raises(PlayError, match="not your turn"):
@@ -174,9 +171,7 @@ def test_a_whole_game_on_known_versions_keeps_the_log_and_the_state_as_one(
 def test_a_move_waits_for_the_transaction_holding_the_match_and_sees_its_change(make_user):
     """The clock (or a move on the locked path) holds the row: the statement waits for
     it, then finds the version changed and writes nothing."""
-    match, users = two_player_game(make_user)
-    shown = known(match)
-    seat = shown.state.turn
+    match, users, shown, seat = a_game_as_shown(make_user)
     message = human_move(match, seat)
     holding, release = threading.Event(), threading.Event()
 
