@@ -2,10 +2,11 @@
 most moves on PostgreSQL, as one statement that never waits for a lock (``run_now``).
 
 DESIGN.md has a move go "off the event loop", to a database thread.  On PostgreSQL that
-is where a move runs when it must lock and read the match (games/dbcall.py).  On the embedded SQLite database the trip cost more
-than the move: the move's thread let go of the GIL inside every SQLite call and had to
-wait for the busy event loop to offer it back, so a 0.5 ms move took 2 ms of that one
-thread, and moves queued behind each other there (docs/performance.md, sixth round).
+is where a move runs when it must lock and read the match (games/dbcall.py).  On the
+embedded SQLite database the trip cost more than the move: the move's thread let go of
+the GIL inside every SQLite call and had to wait for the busy event loop to offer it
+back, so a 0.5 ms move took 2 ms of that one thread, and moves queued behind each other
+there (docs/performance.md, sixth round).
 SQLite is a library in this process with one writer at a time, so the room's writes --
 the players' moves and the turn clock's -- run on the loop's own connection instead,
 in one short call each, and the loop's other work waits that long.

@@ -211,8 +211,8 @@ def save_move_if_at(match: Match, fields: tuple[str, ...], version: int, move: M
 def _update_if_at(vendor: str, fields: tuple[str, ...]) -> tuple[str, tuple]:
     sql, columns = _update(vendor, fields)
     quote = _db().ops.quote_name
-    return sql + _driver_sql(vendor, f" AND {quote('version')} = %s AND {quote('status')} = %s"), \
-        columns
+    condition = f" AND {quote('version')} = %s AND {quote('status')} = %s"
+    return sql + _driver_sql(vendor, condition), columns
 
 
 def _save_move_if_at_in_two(db, match: Match, fields, version: int, move: Move) -> bool:

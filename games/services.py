@@ -175,7 +175,7 @@ def act(match_id: int, user, message: dict, version: object, known=None) -> int:
     room's snapshot, games/snapshots.py): a move on that version that ends no round is
     then written without reading the match first (``act_on_known``).
     """
-    if known is not None and movesql.conditional_moves():
+    if known is not None and known.match.pk == match_id and movesql.conditional_moves():
         moved = act_on_known(known.match, known.state, user, message, version)
         if moved is not None:
             return moved

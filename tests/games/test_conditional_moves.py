@@ -8,6 +8,8 @@ it to the locked path's results: the same rows, the same refusals, and nothing w
 when the match has moved on meanwhile.
 """
 
+import copy
+import dataclasses
 import threading
 from datetime import timedelta
 
@@ -210,3 +212,24 @@ def test_a_move_waits_for_the_transaction_holding_the_match_and_sees_its_change(
     match.refresh_from_db()
     assert match.status == MatchStatus.INTERRUPTED
     assert not Move.objects.filter(match=match, kind="play").exists()
+
+
+@pytest.mark.django_db
+def test_a_snapshot_of_another_match_is_not_used(make_user):
+    """``known`` only ever shortens a move on its own match: a snapshot naming another
+    match (here this game's, relabelled) is ignored, not written to that match's row."""
+    match, users, shown, seat = a_game_as_shown(make_user)
+    other = services.play_with_bots(make_user("olya"), 2)
+    other.refresh_from_db()
+    assert other.version == shown.version  # so the condition alone would not stop it
+    assert shown.match.seat_users  # remembered with the match: the relabelled one keeps them
+    relabelled = copy.copy(shown.match)
+    relabelled.pk = other.pk
+    message = human_move(match, seat)
+    assert services.act(match.pk, users[seat], message, match.version,
+                        known=dataclasses.replace(shown, match=relabelled)) == shown.version + 1
+    before = other.state
+    other.refresh_from_db()
+    assert other.version == shown.version and other.state == before
+    assert Move.objects.get(match=match, number=shown.version + 1).payload == dict(message,
+                                                                                  seat=seat)
