@@ -87,3 +87,32 @@ def test_a_failing_statement_raises_djangos_database_error(make_user):
             movesql.insert_move(Move(match=match, number=taken.number, seat=None,
                                      kind=taken.kind, payload={}))
     assert Move.objects.filter(match=match).count() == match.version
+
+
+AWKWARD = ["it's", 'say "рыба"', "back\\slash", "%s %(x)s $1 ?", "--", "/* */", "ё\n\t"]
+
+
+def test_values_a_statement_text_would_have_to_escape_are_stored_exactly(make_user):
+    """PostgreSQL's writes send the values apart from the statement (server-side binding):
+    text that quoting would have had to escape is stored as it was given."""
+    from games.models import Move
+
+    people = [make_user(f"кавычки{n}") for n in range(2)]
+    match = services.create_request(people[0], players=2)
+    services.join_request(people[1], match.pk)
+    match.refresh_from_db()
+    version = match.version
+    moved = Match.objects.get(pk=match.pk)
+    moved.version, moved.result = version + 1, {"moved": AWKWARD}
+    assert movesql.save_move_if_at(moved, ("version", "result"), version,
+                                   Move(match=moved, number=version + 1, seat=1,
+                                        kind="draw", payload={"why": AWKWARD}))
+    assert Match.objects.get(pk=match.pk).result == {"moved": AWKWARD}
+    movesql.insert_move(Move(match=match, number=version + 2, seat=0, kind="play",
+                             payload={"note": AWKWARD}))
+    assert [m.payload for m in Move.objects.filter(match=match, number__gt=version)
+            .order_by("number")] == [{"why": AWKWARD}, {"note": AWKWARD}]
+    moved.result = {"saved": AWKWARD}
+    movesql.save_match(moved, ("result",))
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, stored.result) == (version + 1, {"saved": AWKWARD})

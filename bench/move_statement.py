@@ -1,0 +1,148 @@
+"""Benchmark: a move's one PostgreSQL statement as the site sends it, side by side with the
+same statement through Django's own cursor (the baseline), in one run.
+
+The statement is the one most moves are (games.movesql.save_move_if_at: the conditional
+update of the match and the insert into the log, one transaction).  The site sends its
+values apart from the statement (server-side binding); Django's cursor writes them into
+the statement's text (client-side binding), so the match's rules state, about a
+kilobyte of JSON, is escaped here and parsed there as SQL.  Both write the same rows of
+one four-player match of a fresh database, in alternating slices of equal time, so a
+noisy machine slows both alike.  Prints, for each, the statements per second, the round
+trip's p50 and p95, and this process's CPU per statement.
+
+    .venv/bin/python bench/move_statement.py [--seconds 10]
+        [--database-url postgres://postgres@127.0.0.1:5432/kozel_bench_sql]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+SLICE = 0.5  # seconds of one side before the other's turn
+
+
+def fresh_database(url: str) -> None:
+    import psycopg
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def started_match():
+    """A four-player match, dealt and being played."""
+    from accounts.models import User
+    from games import services
+    from games.models import Match
+
+    users = [User.objects.create_user(f"bench{n}", password=None) for n in range(4)]
+    match = services.create_request(users[0], players=4, rated=False)
+    for user in users[1:]:
+        services.join_request(user, match.pk)
+    return Match.objects.get(pk=match.pk)
+
+
+class Side:
+    """One way of sending the statement, and what it measured."""
+
+    def __init__(self, name: str, send) -> None:
+        self.name, self.send = name, send
+        self.round_trips: list[float] = []
+        self.cpu = 0.0
+
+    def run_for(self, seconds: float, next_move) -> None:
+        until = time.perf_counter() + seconds
+        while time.perf_counter() < until:
+            match, version, move = next_move()
+            cpu, began = time.process_time(), time.perf_counter()
+            assert self.send(match, version, move), "the condition held"
+            self.round_trips.append(time.perf_counter() - began)
+            self.cpu += time.process_time() - cpu
+
+    def report(self) -> dict:
+        times = sorted(self.round_trips)
+        count = len(times)
+        return {"side": self.name, "statements": count,
+                "p50_ms": 1000 * times[count // 2], "p95_ms": 1000 * times[int(count * 0.95)],
+                "cpu_us": 1e6 * self.cpu / count}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10, help="per side")
+    parser.add_argument("--database-url",
+                        default="postgres://postgres@127.0.0.1:5432/kozel_bench_sql")
+    args = parser.parse_args()
+
+    fresh_database(args.database_url)
+    os.environ.update(DJANGO_SETTINGS_MODULE="kozel_site.settings",
+                      DATABASE_URL=args.database_url, DB_CONN_MAX_AGE="600")
+    os.environ.pop("REDIS_URL", None)
+    import django
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from games import movesql
+    from games.models import Move, MoveKind
+
+    call_command("migrate", "--noinput", verbosity=0)
+    match = started_match()
+    fields = ("version", "state", "deadline")
+    at = {"version": match.version}
+
+    def next_move():
+        """The match one version on, and its log's next entry (the same rules state each
+        time: the statement's cost does not depend on which move it is)."""
+        moved = copy.copy(match)
+        version = at["version"]
+        moved.version = at["version"] = version + 1
+        move = Move(match=moved, number=moved.version, seat=1, kind=MoveKind.PLAY,
+                    payload={"play": "3-5", "end": "left", "seat": 1})
+        return moved, version, move
+
+    def site(moved, version, move) -> bool:
+        return movesql.save_move_if_at(moved, fields, version, move, nowait=True)
+
+    def djangos_cursor(moved, version, move) -> bool:
+        sql, values = movesql.move_if_at_statement(moved, fields, version, move, nowait=True)
+        with connection.wrap_database_errors:
+            cursor = connection.create_cursor()  # psycopg's ClientCursor: values in the text
+            try:
+                cursor.execute(sql, values)
+                return cursor.rowcount == 1
+            finally:
+                cursor.close()
+
+    sides = [Side("site (server-side binding)", site),
+             Side("Django's cursor (client-side binding)", djangos_cursor)]
+    for side in sides:  # warm both up: the connection, the statement's text, the caches
+        side.run_for(0.5, next_move)
+        side.round_trips.clear()
+        side.cpu = 0.0
+    spent = 0.0
+    while spent < args.seconds:
+        for side in sides:
+            side.run_for(SLICE, next_move)
+        spent += SLICE
+
+    print(f"a move's statement on PostgreSQL, {args.seconds:g} s each, alternating")
+    reports = [side.report() for side in sides]
+    for r in reports:
+        print(f"  {r['side']:40s} {r['statements']:6d} statements  round trip p50 "
+              f"{r['p50_ms']:.3f} ms, p95 {r['p95_ms']:.3f} ms;  CPU here {r['cpu_us']:.0f} us")
+    ours, baseline = reports
+    print(f"  site / baseline: p50 {ours['p50_ms'] / baseline['p50_ms']:.2f}x, "
+          f"CPU {ours['cpu_us'] / baseline['cpu_us']:.2f}x")
+    connection.close()
+
+
+if __name__ == "__main__":
+    main()
