@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench bench-ladder bench-load migrate messages
+.PHONY: run test bench bench-ladder bench-load bench-statement migrate messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ bench-ladder: $(STAMP)
 SETUP ?= embedded
 bench-load: $(STAMP)
 	$(PY) bench/load.py --setup $(SETUP)
+
+# A move's statement on PostgreSQL (a kozel_bench_sql database, made afresh), against Django's cursor.
+bench-statement: $(STAMP)
+	$(PY) bench/move_statement.py
 
 # For translators: refresh locale/ru from the code and templates, then compile.
 # Needs gettext; the compiled .mo files are committed, so nothing else does.
