@@ -9,7 +9,8 @@ with a new run id (it restarted), every room consumer of the process's room hub
 (games/roomhub.py), the one subscriber of its match groups, sends its client the full
 view, loaded afresh (DESIGN.md, known traps: a client must be able to resync from a full
 view at any time).  A notice lost in the moments before the layer has subscribed again is
-mended by the hub's look at its games' versions.
+mended by the hub's look at its games' versions.  Open lobby pages get their list again,
+with the way to a table that filled meanwhile (games.consumers.LobbyPages).
 
 With the in-memory channel layer (the embedded setup) there is nothing to watch.
 """
@@ -46,8 +47,8 @@ def redis_url() -> str | None:
 class Watch:
     def __init__(self, url: str) -> None:
         self.url = url
-        # What to resync: the room hub of the process while it has rooms open
-        # (anything with an async ``resync(since)`` and a length).
+        # What to resync: the room hub of the process while it has rooms open, and its
+        # lobby pages (anything with an async ``resync(since)`` and a length).
         self.members: weakref.WeakSet = weakref.WeakSet()
         self.task: asyncio.Task | None = None
 

@@ -69,8 +69,9 @@ def invite_path(match: Match) -> str:
     return reverse("games:invite", args=[match.invite_token])
 
 
-def lobby_context(user) -> dict:
-    """What _requests.html needs."""
+def lobby_context(user, started_since=None) -> dict:
+    """What _requests.html needs.  The viewer's table that started in the last moments
+    (``JUST_STARTED``), or at or after ``started_since``, takes the page to it."""
     requests = open_requests()
     rows = [table_row(match, user) for match in requests[:MAX_LISTED]]
     more = max(0, requests.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
@@ -82,16 +83,20 @@ def lobby_context(user) -> dict:
             match = (Match.objects.select_related("created_by")
                      .prefetch_related(seats_prefetch()).get(pk=match.pk))
             current = table_row(match, user)
-            just_started = (match.status == MatchStatus.PLAYING and match.started_at is not None
-                            and timezone.now() - match.started_at < JUST_STARTED)
+            started = match.started_at if match.status == MatchStatus.PLAYING else None
+            just_started = started is not None and (
+                timezone.now() - started < JUST_STARTED
+                or (started_since is not None and started >= started_since))
     return {"requests": rows, "more": more, "current": current, "just_started": just_started,
             "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
 
 
-def requests_fragment(user) -> str:
-    """The list as an out-of-band swap: ``<div id="lobby-requests" hx-swap-oob="true">``.
+def requests_fragment(user, started_since=None) -> str:
+    """The list as an out-of-band swap: ``<div id="lobby-requests" hx-swap-oob="true">``
+    (``started_since``: see ``lobby_context``).
 
     Rendered without a request, so its forms carry no CSRF field: they post through htmx
     (hx-post), which sends the token from the page's ``hx-headers``.
     """
-    return render_to_string("games/_requests.html", {**lobby_context(user), "oob": True})
+    return render_to_string("games/_requests.html",
+                            {**lobby_context(user, started_since), "oob": True})

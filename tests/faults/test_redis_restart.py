@@ -1,4 +1,5 @@
-"""A notice sent just after Redis restarted still arrives (games/notify.py).
+"""A notice sent just after Redis restarted still arrives (games/notify.py), and a lobby
+page that missed one is mended when Redis is back (games.consumers.LobbyPages).
 
 The server's pooled Redis connections are then still the old server's, and the first
 command on one fails.  The whole-game check is tests/faults/test_scale_out.py; this one
@@ -11,9 +12,12 @@ import logging
 import pytest
 from channels.layers import get_channel_layer
 from django.utils.module_loading import import_string
+from websockets.asyncio.client import connect
 
-from games import notify
+from games import lobby, notify, services
 from kozel_site import env
+
+from .players import session_cookie
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +49,37 @@ async def test_a_notice_sent_on_a_connection_from_before_the_restart_still_arriv
     await listener.flush()
     await notifier.flush()
 
+
+
+def test_a_lobby_page_is_taken_to_a_table_that_filled_while_redis_was_away(
+        scaled_out, own_redis, make_user):
+    """The table's "lobby.start" never reaches the page (Redis is away; here it is also
+    sent to another Redis), and Redis comes back only after the table stopped counting
+    as just started: the page still gets its list again, with the way to the table."""
+    (server,), _clock = scaled_out(redis_url=f"redis://127.0.0.1:{own_redis.port}/0",
+                                   servers=1)
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2)
+    cookie = session_cookie(masha)
+    redirect = f'data-redirect="/games/{match.pk}/"'
+
+    async def main():
+        async with connect(f"ws://127.0.0.1:{server.port}/ws/lobby/",
+                           origin=f"http://127.0.0.1:{server.port}",
+                           additional_headers={"Cookie": cookie}, ping_interval=None) as page:
+            first = await asyncio.wait_for(page.recv(), 10)
+            assert 'id="lobby-requests"' in first and "data-redirect" not in first
+            own_redis.kill()
+            await asyncio.to_thread(services.join_request, alex, match.pk)
+            await asyncio.sleep(lobby.JUST_STARTED.total_seconds() + 1)
+            own_redis.start()
+            await asyncio.to_thread(own_redis.ready)
+            frames = []
+            try:
+                while redirect not in (frames[-1] if frames else ""):
+                    frames.append(await asyncio.wait_for(page.recv(), 10))
+            except asyncio.TimeoutError:
+                raise AssertionError(f"no way to the table came: {frames}\n"
+                                     f"{server.log_tail()}") from None
+
+    asyncio.run(main())

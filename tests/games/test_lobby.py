@@ -426,6 +426,24 @@ def test_a_table_that_just_filled_takes_its_players_in_even_without_the_start_no
     assert "data-redirect" not in html and f'href="{room_url(match)}"' in html
 
 
+def test_a_lobby_page_resyncing_is_taken_to_a_table_that_started_since_it_connected(make_user):
+    """After Redis came back, a lobby page gets its list again (games.consumers.LobbyPages)
+    with the way to a table that filled since the page connected, however long ago: its
+    "lobby.start" may have been lost with Redis."""
+    masha, alex = make_user("masha"), make_user("alex")
+    match = services.create_request(masha, players=2)
+    services.join_request(alex, match.pk)
+    Match.objects.filter(pk=match.pk).update(started_at=timezone.now() - timedelta(minutes=1))
+    started = Match.objects.get(pk=match.pk).started_at
+    assert "data-redirect" not in requests_fragment(masha)  # no longer "just" started
+    redirect = f'data-redirect="{room_url(match)}"'
+    assert redirect in requests_fragment(masha, started_since=started - timedelta(seconds=1))
+    assert redirect in requests_fragment(masha, started_since=started)
+    # A page that connected after the table started had it on its first list already.
+    assert "data-redirect" not in requests_fragment(masha,
+                                                    started_since=started + timedelta(seconds=1))
+
+
 def test_the_fragment_for_a_visitor_has_log_in_links(make_user):
     from django.contrib.auth.models import AnonymousUser
 
