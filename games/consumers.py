@@ -28,6 +28,7 @@ from django.utils.translation import trans_real
 from games import layerwatch, loopdb, notify, roomhub, services, snapshots
 from games.dbcall import database_call, conditional_moves_on_loop, write_call
 from games.models import Match
+from games.perloop import PerLoop
 
 log = logging.getLogger(__name__)
 
@@ -390,16 +391,12 @@ class LobbyPages:
                 log.warning("a lobby page could not resync: %r", result)
 
 
-_lobby_pages: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_lobby_pages: PerLoop[LobbyPages] = PerLoop(LobbyPages)
 
 
 def lobby_pages() -> LobbyPages:
-    """The running loop's (the server process's) open lobby pages."""
-    loop = asyncio.get_running_loop()
-    pages = _lobby_pages.get(loop)
-    if pages is None:
-        pages = _lobby_pages[loop] = LobbyPages()
-    return pages
+    """The running loop's (the server process's) open lobby pages (games/perloop.py)."""
+    return _lobby_pages.get()
 
 
 class EchoConsumer(LoopConsumer):

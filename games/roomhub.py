@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -36,6 +35,7 @@ from django.conf import settings
 from games import layerwatch, notify, snapshots
 from games.dbcall import database_call
 from games.models import Match
+from games.perloop import PerLoop
 
 log = logging.getLogger(__name__)
 
@@ -179,13 +179,9 @@ def committed_versions(match_ids: list[int]) -> dict[int, int]:
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
 
 
-_per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_per_loop: PerLoop[RoomHub] = PerLoop(RoomHub)
 
 
 def hub() -> RoomHub:
-    """The hub of the running event loop: one per server process."""
-    loop = asyncio.get_running_loop()
-    kept = _per_loop.get(loop)
-    if kept is None:
-        kept = _per_loop[loop] = RoomHub()
-    return kept
+    """The hub of the running event loop: one per server process (games/perloop.py)."""
+    return _per_loop.get()

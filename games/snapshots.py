@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -27,6 +26,7 @@ from django.utils import translation
 from games import movesql, room_html, rules
 from games.dbcall import database_call
 from games.models import Match, MatchStatus
+from games.perloop import PerLoop
 from games.presenters import room_context, round_row, round_rows, round_table, seat_names
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices (the clock's now_ms is rendered fresh)
@@ -199,14 +199,9 @@ class Snapshots:
             self.latest[match_id] = snapshot
 
 
-_per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_per_loop: PerLoop[Snapshots] = PerLoop(Snapshots)
 
 
 def snapshots() -> Snapshots:
-    """The snapshots of the running event loop: one per server process (its one loop);
-    tests, which run each on a loop of their own, never see another test's."""
-    loop = asyncio.get_running_loop()
-    kept = _per_loop.get(loop)
-    if kept is None:
-        kept = _per_loop[loop] = Snapshots()
-    return kept
+    """The snapshots of the running event loop: one per server process (games/perloop.py)."""
+    return _per_loop.get()
