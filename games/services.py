@@ -238,7 +238,7 @@ def act_on_known(known: Match, known_state: rules.GameState | None, user, messag
         seat, action, state, events = _checked_move(known, known_state, user, message, version)
     except PlayError:
         return None
-    if state.phase != rules.PLAYING or _only_a_knock(state):
+    if state.phase != rules.PLAYING or _forced_knock(state) is not None:
         return None
     match = copy.copy(known)  # the snapshot's own match is shared by the rooms: left alone
     match.version = version + 1
@@ -260,10 +260,11 @@ def act_on_known(known: Match, known_state: rules.GameState | None, user, messag
     return match.version
 
 
-def _only_a_knock(state: rules.GameState) -> bool:
-    """Whether the seat to move can only knock (the server then knocks for it)."""
+def _forced_knock(state: rules.GameState) -> rules.Action | None:
+    """The knock of the seat to move when knocking is all it can do (the server then
+    knocks for it); None otherwise."""
     legal = rules.legal_actions(state)
-    return len(legal) == 1 and legal[0].kind == rules.KNOCK
+    return legal[0] if len(legal) == 1 and legal[0].kind == rules.KNOCK else None
 
 
 def _turn_goes_on(state: rules.GameState, drew: int | None) -> bool:
@@ -367,12 +368,11 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
 
     ``drew`` is the seat that just drew a tile (``_turn_goes_on``).
     """
-    while state.phase == rules.PLAYING and _only_a_knock(state):
-        legal = rules.legal_actions(state)
-        state, knocked = rules.apply(state, legal[0])  # made for the player, and announced
+    while state.phase == rules.PLAYING and (knock := _forced_knock(state)) is not None:
+        state, knocked = rules.apply(state, knock)  # made for the player, and announced
         knocked[0]["auto"] = True
         events += knocked
-        _log(match, MoveKind.KNOCK, legal[0].seat, dict(legal[0].to_json(), auto=True))
+        _log(match, MoveKind.KNOCK, knock.seat, dict(knock.to_json(), auto=True))
     round_scores = []
     for event in events:
         if event["type"] == "round_ended":
