@@ -1,7 +1,7 @@
 """Benchmark: a move's one PostgreSQL statement as the site sends it, side by side with the
 same statement through Django's own cursor (the baseline), in one run.
 
-The statement is the one most moves are (games.movesql.save_move_if_at: the conditional
+The statement is the one most moves are (games.movesql.save_moves_if_at: the conditional
 update of the match and the insert into the log, one transaction).  The site sends its
 values apart from the statement (server-side binding); Django's cursor writes them into
 the statement's text (client-side binding), so the match's rules state, about a
@@ -109,10 +109,10 @@ def main() -> None:
         return moved, version, move
 
     def site(moved, version, move) -> bool:
-        return movesql.save_move_if_at(moved, fields, version, move, nowait=True)
+        return movesql.save_moves_if_at(moved, fields, version, [move], nowait=True)
 
     def djangos_cursor(moved, version, move) -> bool:
-        sql, values = movesql.move_if_at_statement(moved, fields, version, move, nowait=True)
+        sql, values = movesql.moves_if_at_statement(moved, fields, version, [move], nowait=True)
         with connection.wrap_database_errors:
             cursor = connection.create_cursor()  # psycopg's ClientCursor: values in the text
             try:

@@ -19,7 +19,7 @@ anything, and is tried again after giving the loop back for a moment, until the 
 timeout has passed.
 
 On PostgreSQL a move on the version its room showed is one statement, one round trip to
-the server (games/movesql.py, ``save_move_if_at``), which took longer on a database
+the server (games/movesql.py, ``save_moves_if_at``), which took longer on a database
 thread than on the loop: the thread waited for the GIL after the round trip, and for the
 loop to take its result (docs/performance.md, eighth round).  It locks the match row
 with NOWAIT, so it never waits for another transaction: a row another one holds sends

@@ -24,7 +24,7 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-from games.models import Match, MatchStatus, Move
+from games.models import Match, MatchStatus, Move, RoundScore
 
 
 def _db():
@@ -160,65 +160,99 @@ def save_match(match: Match, fields: tuple[str, ...]) -> None:
 
 def conditional_moves() -> bool:
     """Whether a move may be written on condition that the match is still at the version
-    it was checked on, without reading the match first (``save_move_if_at``)."""
+    it was checked on, without reading the match first (``save_moves_if_at``)."""
     return settings.KOZEL_CONDITIONAL_MOVES
 
 
+def _typed_rows(db, columns, count: int) -> str:
+    """``count`` rows of placeholders for ``columns``, each cast to its column's type (a
+    parameter in a VALUES list or a SELECT list has no type of its own)."""
+    row = "(" + ", ".join(f"%s::{c.db_type(db)}" for c in columns) + ")"
+    return ", ".join([row] * count)
+
+
+def _appended_columns(model, names) -> tuple:
+    return tuple(model._meta.get_field(name) for name in names)
+
+
+# What a conditional move appends besides its own entry in the log: the knocks made for
+# the players who could only knock after it, and the round's scores if it ended a round.
+ROUND_SCORE_COLUMNS = ("round_number", "seat", "points", "credited", "score_after",
+                       "remembered_after", "opened", "result", "result_seat", "bank_after",
+                       "created_at")
+
+
 @lru_cache(maxsize=None)
-def _update_then_insert(fields: tuple[str, ...], nowait: bool) -> tuple[str, tuple, tuple]:
+def _update_then_insert(fields: tuple[str, ...], nowait: bool, moves: int,
+                        round_scores: int) -> tuple[str, tuple, tuple, tuple]:
     db = _db()
     quote = db.ops.quote_name
-    match_meta, move_meta = Match._meta, Move._meta
+    match_meta = Match._meta
     table, pk, version, status = (quote(match_meta.db_table), quote("id"), quote("version"),
                                   quote("status"))
     changed = tuple(match_meta.get_field(name) for name in fields)
-    columns = tuple(move_meta.get_field(name) for name in MOVE_COLUMNS[1:])
+    move_columns = _appended_columns(Move, MOVE_COLUMNS[1:])
+    score_columns = _appended_columns(RoundScore, ROUND_SCORE_COLUMNS) if round_scores else ()
     sets = ", ".join(f"{quote(c.column)} = %s" for c in changed)
-    # Cast to the columns' types: a parameter in a SELECT list has none of its own.
-    values = ", ".join(f"%s::{c.db_type(db)}" for c in columns)
-    move_columns = ", ".join(quote(c.column) for c in (move_meta.get_field("match"), *columns))
+
+    def appended(model, columns, count) -> str:
+        """An INSERT of ``count`` rows for the match the update changed (none if it
+        changed none)."""
+        names = ", ".join(quote(c.column) for c in (model._meta.get_field("match"), *columns))
+        return (f"INSERT INTO {quote(model._meta.db_table)} ({names}) "
+                f"SELECT moved.{pk}, appended.* FROM moved, "
+                f"(VALUES {_typed_rows(db, columns, count)}) AS appended")
+
     condition = f"{pk} = %s AND {version} = %s AND {status} = %s"
     if nowait:  # the row locked first, or an error at once if another transaction has it
         held = (f"WITH held AS (SELECT {pk} FROM {table} WHERE {condition} FOR UPDATE NOWAIT), "
                 f"moved AS (UPDATE {table} SET {sets} WHERE {pk} IN (SELECT {pk} FROM held) ")
     else:
         held = f"WITH moved AS (UPDATE {table} SET {sets} WHERE {condition} "
-    sql = (f"{held}RETURNING {pk}) INSERT INTO {quote(move_meta.db_table)} ({move_columns}) "
-           f"SELECT {pk}, {values} FROM moved")
-    return sql, changed, columns
+    # A data-modifying WITH runs once and to the end whether or not the rest reads it.
+    scored = f", scored AS ({appended(RoundScore, score_columns, round_scores)}) " \
+        if round_scores else " "
+    sql = f"{held}RETURNING {pk}){scored}{appended(Move, move_columns, moves)}"
+    return sql, changed, move_columns, score_columns
 
 
-def save_move_if_at(match: Match, fields: tuple[str, ...], version: int, move: Move,
-                    nowait: bool = False) -> bool:
-    """Save these fields of ``match`` and append ``move`` to its log, in one transaction of
-    their own -- if the match row is still at ``version`` and being played; returns
-    whether it was (nothing is written otherwise).  Committed when it returns, as an
-    acknowledged move must be.
+def save_moves_if_at(match: Match, fields: tuple[str, ...], version: int, moves: list[Move],
+                     round_scores: list[RoundScore] = (), nowait: bool = False) -> bool:
+    """Save these fields of ``match``, append ``moves`` to its log and ``round_scores`` to
+    its score table, in one transaction of their own -- if the match row is still at
+    ``version`` and being played; returns whether it was (nothing is written otherwise).
+    Committed when it returns, as an acknowledged move must be.
 
     On PostgreSQL that is one statement (a data-modifying WITH), so one round trip to the
     server.  A transaction holding the row (a move on the locked path, the clock) is
     waited for, and the condition then looked at on the row it left (READ COMMITTED);
     with ``nowait`` the statement fails at once instead (``is_lock_refused``), having
     written nothing.  On SQLite (which has no such statement, and no round trips) it is an
-    update on that condition and the insert, in a transaction that takes the write lock
+    update on that condition and the inserts, in a transaction that takes the write lock
     as it begins."""
     db = _db()
     if db.vendor != "postgresql":
-        return _save_move_if_at_in_two(db, match, fields, version, move)
-    return _execute(db, *move_if_at_statement(match, fields, version, move, nowait)) == 1
+        return _save_moves_if_at_in_steps(db, match, fields, version, moves, round_scores)
+    statement = moves_if_at_statement(match, fields, version, moves, round_scores, nowait)
+    return _execute(db, *statement) == len(moves)
 
 
-def move_if_at_statement(match: Match, fields: tuple[str, ...], version: int, move: Move,
-                         nowait: bool) -> tuple[str, list]:
-    """PostgreSQL's one statement of ``save_move_if_at``, and its values."""
+def moves_if_at_statement(match: Match, fields: tuple[str, ...], version: int,
+                          moves: list[Move], round_scores: list[RoundScore] = (),
+                          nowait: bool = False) -> tuple[str, list]:
+    """PostgreSQL's one statement of ``save_moves_if_at``, and its values."""
     db = _db()
-    sql, changed, columns = _update_then_insert(fields, nowait)
+    sql, changed, move_columns, score_columns = _update_then_insert(
+        fields, nowait, len(moves), len(round_scores))
     sets = [c.get_db_prep_save(getattr(match, c.attname), db) for c in changed]
     condition = [match.pk, version, MatchStatus.PLAYING.value]
-    appended = [c.get_db_prep_save(getattr(move, c.attname), db) for c in columns]
     # In the statement's order: the lock's condition comes first when it has one.
     values = condition + sets if nowait else sets + condition
-    return sql, values + appended
+    for row in round_scores:
+        values += [c.get_db_prep_save(getattr(row, c.attname), db) for c in score_columns]
+    for move in moves:
+        values += [c.get_db_prep_save(getattr(move, c.attname), db) for c in move_columns]
+    return sql, values
 
 
 @lru_cache(maxsize=None)
@@ -229,14 +263,18 @@ def _update_if_at(vendor: str, fields: tuple[str, ...]) -> tuple[str, tuple]:
     return sql + _driver_sql(vendor, condition), columns
 
 
-def _save_move_if_at_in_two(db, match: Match, fields, version: int, move: Move) -> bool:
+def _save_moves_if_at_in_steps(db, match: Match, fields, version: int, moves: list[Move],
+                               round_scores: list[RoundScore]) -> bool:
     sql, columns = _update_if_at(db.vendor, fields)
     values = [c.get_db_prep_save(getattr(match, c.attname), db) for c in columns]
     values += [match.pk, version, MatchStatus.PLAYING.value]
     with transaction.atomic(using=db.alias):
         if _execute(db, sql, values) != 1:
             return False  # nothing was changed: the empty transaction ends
-        insert_move(move)
+        for move in moves:
+            insert_move(move)
+        if round_scores:  # once a round: the ORM's insert is good enough
+            RoundScore.objects.using(db.alias).bulk_create(round_scores)
     return True
 
 

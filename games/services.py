@@ -172,8 +172,8 @@ def act(match_id: int, user, message: dict, version: object, known=None) -> int:
     not sit at this table, acts on a stale view, out of turn or against the rules.
 
     ``known`` is the match and its rules state as this process last saw them (its game
-    room's snapshot, games/snapshots.py): a move on that version that ends no round is
-    then written without reading the match first (``act_on_known``).
+    room's snapshot, games/snapshots.py): a move on that version that does not end the
+    game is then written without reading the match first (``act_on_known``).
     """
     if known is not None and known.match.pk == match_id and movesql.conditional_moves():
         moved = act_on_known(known.match, known.state, user, message, version)
@@ -218,19 +218,19 @@ def _checked_move(match: Match, state: rules.GameState | None, user, message, ve
 def act_on_known(known: Match, known_state: rules.GameState | None, user, message, version,
                  nowait: bool = False) -> int | None:
     """The move, written on condition that the match is still at the version it was
-    checked on (in one statement on PostgreSQL: ``movesql.save_move_if_at``); None
+    checked on (in one statement on PostgreSQL: ``movesql.save_moves_if_at``); None
     when it must take the locked path instead.
 
-    A move that only changes the match row and appends one entry to the log (most of
-    them: no knock made for the next player, no round ended) does not need the match
-    read and locked first: the version this process last saw, with its state, says
-    everything the move depends on, and the write happens only if the row still has
-    that version (and is still being played) -- the clock's timeout, or another move,
-    changes the version under the row's lock, so a late move and a timeout still cannot
-    both win (DESIGN.md, Time).  Any other case -- an older or newer
-    version, a refusal, a move that ends a round, a row changed meanwhile -- goes the
-    locked way, which decides it afresh, so a player's refusal always comes from there.
-    With ``nowait``, a row another transaction holds is not waited for: None at once.
+    A move that does not end the game -- most of them, with the knocks then made for
+    the players who can only knock, and the round's scores if it ends a round -- does
+    not need the match read and locked first: the version this process last saw, with
+    its state, says everything the move depends on, and the writes happen only if the
+    row still has that version (and is still being played) -- the clock's timeout, or
+    another move, changes the version under the row's lock, so a late move and a timeout
+    still cannot both win (DESIGN.md, Time).  Any other case -- an older or newer
+    version, a refusal, the game's end, a row changed meanwhile -- goes the locked way,
+    which decides it afresh, so a player's refusal always comes from there.  With
+    ``nowait``, a row another transaction holds is not waited for: None at once.
     """
     if known_state is None or known.version != version or known.status != MatchStatus.PLAYING:
         return None
@@ -238,26 +238,50 @@ def act_on_known(known: Match, known_state: rules.GameState | None, user, messag
         seat, action, state, events = _checked_move(known, known_state, user, message, version)
     except PlayError:
         return None
-    if state.phase != rules.PLAYING or _forced_knock(state) is not None:
-        return None
+    state, knocks = _knocks_made_for_players(state, events)
+    if state.over:
+        return None  # the game's end (its result, the rating points) is the locked way's
     match = copy.copy(known)  # the snapshot's own match is shared by the rooms: left alone
-    match.version = version + 1
+    moves = [Move(match=match, number=version + 1, seat=seat, kind=MoveKind(action.kind),
+                  payload=action.to_json())]
+    moves += [Move(match=match, number=version + 2 + n, seat=knock.seat, kind=MoveKind.KNOCK,
+                   payload=_made_for_player(knock)) for n, knock in enumerate(knocks)]
+    match.version = version + len(moves)
     match.state = state.to_json()
     changes = ("version", "state")
     if not _turn_goes_on(state, seat if action.kind == rules.DRAW else None):
         match.deadline = timezone.now() + _time_for(match, state)
         changes += ("deadline",)
-    move = Move(match=match, number=match.version, seat=seat, kind=MoveKind(action.kind),
-                payload=action.to_json())
+    round_scores = _round_scores(match, events)
     try:
-        if not movesql.save_move_if_at(match, changes, version, move, nowait):
+        if not movesql.save_moves_if_at(match, changes, version, moves, round_scores, nowait):
             return None
     except OperationalError as error:
         if nowait and movesql.is_lock_refused(error):
             return None
         raise
-    notify.match_changed(match.pk, match.version, events, committed=(match, state, []))
+    notify.match_changed(match.pk, match.version, events,
+                         committed=(match, state, round_scores))
     return match.version
+
+
+def _knocks_made_for_players(state: rules.GameState, events: list[dict]
+                             ) -> tuple[rules.GameState, list[rules.Action]]:
+    """After an action: the knocks of whoever can only knock, made for them (RULES.md:
+    the server knocks for a player with nothing to play and no bazaar), each announced
+    in ``events``; the state after them."""
+    knocks = []
+    while state.phase == rules.PLAYING and (knock := _forced_knock(state)) is not None:
+        state, knocked = rules.apply(state, knock)
+        knocked[0]["auto"] = True
+        events += knocked
+        knocks.append(knock)
+    return state, knocks
+
+
+def _made_for_player(knock: rules.Action) -> dict:
+    """A knock's entry in the log says that the server made it."""
+    return dict(knock.to_json(), auto=True)
 
 
 def _forced_knock(state: rules.GameState) -> rules.Action | None:
@@ -368,15 +392,10 @@ def _advance(match: Match, state: rules.GameState, events: list[dict],
 
     ``drew`` is the seat that just drew a tile (``_turn_goes_on``).
     """
-    while state.phase == rules.PLAYING and (knock := _forced_knock(state)) is not None:
-        state, knocked = rules.apply(state, knock)  # made for the player, and announced
-        knocked[0]["auto"] = True
-        events += knocked
-        _log(match, MoveKind.KNOCK, knock.seat, dict(knock.to_json(), auto=True))
-    round_scores = []
-    for event in events:
-        if event["type"] == "round_ended":
-            round_scores += _write_round(match, event)
+    state, knocks = _knocks_made_for_players(state, events)
+    for knock in knocks:
+        _log(match, MoveKind.KNOCK, knock.seat, _made_for_player(knock))
+    round_scores = RoundScore.objects.bulk_create(_round_scores(match, events))
     match.state = state.to_json()
     if state.over:
         _end(match, state)
@@ -396,14 +415,16 @@ def _time_for(match: Match, state: rules.GameState) -> timedelta:
     return timedelta(seconds=match.turn_seconds)
 
 
-def _write_round(match: Match, ended: dict) -> list[RoundScore]:
-    return RoundScore.objects.bulk_create(
-        RoundScore(match=match, round_number=ended["round"], seat=seat,
-                   points=ended["points"][seat], credited=ended["credited"][seat],
-                   score_after=ended["scores"][seat], remembered_after=ended["remembered"][seat],
-                   opened=ended["opened"][seat], result=ended["result"],
-                   result_seat=ended["seat"], bank_after=ended["bank"])
-        for seat in range(match.seats_count))
+def _round_scores(match: Match, events: list[dict]) -> list[RoundScore]:
+    """The score table's rows of a round these events ended (unsaved), one per seat."""
+    return [RoundScore(match=match, round_number=ended["round"], seat=seat,
+                       points=ended["points"][seat], credited=ended["credited"][seat],
+                       score_after=ended["scores"][seat],
+                       remembered_after=ended["remembered"][seat],
+                       opened=ended["opened"][seat], result=ended["result"],
+                       result_seat=ended["seat"], bank_after=ended["bank"])
+            for ended in events if ended["type"] == "round_ended"
+            for seat in range(match.seats_count)]
 
 
 def _interrupt(match: Match, seat: int, reason: str) -> None:

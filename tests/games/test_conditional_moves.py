@@ -1,11 +1,12 @@
 """A move written on condition that the match is still at the version the room showed.
 
 games.services.act takes ``known``, the match as this process last saw it; a move on
-that version that ends no round is written on that condition (games/movesql.py,
-``save_move_if_at``: one statement on PostgreSQL, an update and an insert in one
-transaction on SQLite) instead of locking and reading the match first.  These tests hold
-it to the locked path's results: the same rows, the same refusals, and nothing written
-when the match has moved on meanwhile.
+that version that does not end the game -- with the knocks made for the players who can
+only knock after it, and the round's scores if it ends a round -- is written on that
+condition (games/movesql.py, ``save_moves_if_at``: one statement on PostgreSQL, an update
+and the inserts in one transaction on SQLite) instead of locking and reading the match
+first.  These tests hold it to the locked path's results: the same rows, the same
+refusals, and nothing written when the match has moved on meanwhile.
 """
 
 import copy
@@ -18,7 +19,7 @@ from django.db import connection, connections, transaction
 from django.utils import timezone, translation
 
 from games import movesql, notify, records, rules, services, snapshots
-from games.models import Match, MatchStatus, Move
+from games.models import Match, MatchStatus, Move, RoundScore
 from games.services import PlayError
 
 from .conftest import human_move, state_of
@@ -130,14 +131,25 @@ def test_refusals_on_a_known_version_are_the_locked_paths(make_user):
     assert match.version == shown.version and match.state == shown.match.state
 
 
+def a_game(make_user, players):
+    people = [make_user(f"player{n}") for n in range(players)]
+    match = services.create_request(people[0], players=players, turn_seconds=30)
+    for person in people[1:]:
+        services.join_request(person, match.pk)
+    match.refresh_from_db()
+    return match, dict(enumerate(people))
+
+
 @pytest.mark.django_db
+@pytest.mark.parametrize("players", [2, 4])
 def test_a_whole_game_on_known_versions_keeps_the_log_and_the_state_as_one(
-        make_user, django_capture_on_commit_callbacks):
-    """Every move made as a game room makes it: one-statement moves, and the locked path
-    for those that end a round or knock for the next player; the log replays to the
-    stored state at every step, and the round ends went the locked way."""
-    match, users = two_player_game(make_user)
-    one_statement = locked = 0
+        make_user, django_capture_on_commit_callbacks, players):
+    """Every move made as a game room makes it: one statement for every move but the
+    one that ends the game (the locked way's: its result and rating points), the knocks
+    made for players and the round ends included; the log replays to the stored state
+    at every step, and the score table holds every ended round as it was announced."""
+    match, users = a_game(make_user, players)
+    one_statement, locked, knocks_made, rounds_ended = 0, 0, 0, []
     shown = known(match)
     for _ in range(5000):
         settle(match)
@@ -148,13 +160,23 @@ def test_a_whole_game_on_known_versions_keeps_the_log_and_the_state_as_one(
             shown = snapshots.load(match.pk, shown)
         seat = shown.state.turn
         message = human_move(match, seat)
+        before = match.version
         with notify.collected() as notices, django_capture_on_commit_callbacks(execute=True):
-            if services.act_on_known(shown.match, shown.state, users[seat], message,
-                                      match.version) is not None:
-                one_statement += 1
-            else:
+            moved = services.act_on_known(shown.match, shown.state, users[seat], message,
+                                          match.version)
+            if moved is None:
                 services.act(match.pk, users[seat], message, match.version)
                 locked += 1
+        if moved is not None:
+            one_statement += 1
+            events = notices[-1].message["events"]
+            knocks = [e for e in events if e["type"] == "knocked" and e.get("auto")]
+            knocks_made += len(knocks)
+            rounds_ended += [e for e in events if e["type"] == "round_ended"]
+            logged = Move.objects.filter(match=match, number__gt=before).order_by("number")
+            assert [(m.kind, m.seat, m.payload.get("auto")) for m in logged] == \
+                [(rules.action_from_json(dict(message, seat=seat)).kind, seat, None)] \
+                + [("knock", e["seat"], True) for e in knocks]
         match.refresh_from_db()
         assert records.state_after(match) == rules.GameState.from_json(match.state)
         assert Move.objects.filter(match=match).count() == match.version
@@ -165,7 +187,20 @@ def test_a_whole_game_on_known_versions_keeps_the_log_and_the_state_as_one(
     else:
         pytest.fail("the game did not end")
     assert match.status == MatchStatus.FINISHED
-    assert one_statement > locked > 0
+    assert locked == 1 and one_statement > 1 and rounds_ended
+    if players == 4:  # no bazaar: a player with nothing to play is knocked for
+        assert knocks_made > 0
+    stored = {(r.round_number, r.seat): r for r in RoundScore.objects.filter(match=match)}
+    for ended in rounds_ended:
+        for seat in range(players):
+            row = stored[ended["round"], seat]
+            assert (row.points, row.credited, row.score_after, row.remembered_after,
+                    row.opened, row.result, row.result_seat, row.bank_after) == (
+                ended["points"][seat], ended["credited"][seat], ended["scores"][seat],
+                ended["remembered"][seat], ended["opened"][seat], ended["result"],
+                ended["seat"], ended["bank"])
+    # The last round's rows are the locked way's (it ended the game): all rounds are there.
+    assert len(stored) == (len(rounds_ended) + 1) * players
 
 
 @postgresql_only

@@ -104,9 +104,9 @@ def test_values_a_statement_text_would_have_to_escape_are_stored_exactly(make_us
     version = match.version
     moved = Match.objects.get(pk=match.pk)
     moved.version, moved.result = version + 1, {"moved": AWKWARD}
-    assert movesql.save_move_if_at(moved, ("version", "result"), version,
-                                   Move(match=moved, number=version + 1, seat=1,
-                                        kind="draw", payload={"why": AWKWARD}))
+    assert movesql.save_moves_if_at(moved, ("version", "result"), version,
+                                    [Move(match=moved, number=version + 1, seat=1,
+                                          kind="draw", payload={"why": AWKWARD})])
     assert Match.objects.get(pk=match.pk).result == {"moved": AWKWARD}
     movesql.insert_move(Move(match=match, number=version + 2, seat=0, kind="play",
                              payload={"note": AWKWARD}))
