@@ -29,7 +29,9 @@ the same way.  Phases, in order:
   soak      the games at --pace, memory sampled   (--soak seconds; 0 skips)
 
 Reports, per phase: actions, actions per second, round trip p50/p95/p99/max, errors by
-kind, each server process's resident memory (start, end, peak) and CPU use.  An action
+kind, each server process's resident memory (start, end, peak) and CPU use; for the
+games, also the round trips of plain actions apart from those whose answer announced what
+the server did after them (knocks made for the next players, a round's end).  An action
 unanswered within --ack-timeout is an error ("timeout"); its table then waits, without
 acting, up to --late-wait for the answer: one that comes is listed among the late
 answers (seconds after sending); one that never does, or whose game was interrupted
@@ -217,6 +219,9 @@ class Stats:
     def __init__(self, name: str) -> None:
         self.name = name
         self.rtts: list[float] = []
+        # The round trips of actions whose answer also announced what the server did
+        # after them: knocks made for the next players, a round's end.
+        self.followed: list[float] = []
         self.errors: Counter = Counter()
         self.started = self.ended = 0.0
         self.finished_games = 0
@@ -226,14 +231,21 @@ class Stats:
         rtts = sorted(self.rtts)
         seconds = max(self.ended - self.started, 1e-9)
 
-        def pct(p):
+        def pct(p, rtts=rtts):
             return round(rtts[min(len(rtts) - 1, int(p * len(rtts)))] * 1000, 2) if rtts else None
+
+        followed = sorted(self.followed)
+        plain = sorted(Counter(self.rtts) - Counter(self.followed))
 
         return {"phase": self.name, "seconds": round(seconds, 1), "actions": len(rtts),
                 "actions_per_s": round(len(rtts) / seconds, 1),
                 "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
                 "max_ms": round(rtts[-1] * 1000, 2) if rtts else None,
                 "mean_ms": round(statistics.fmean(rtts) * 1000, 2) if rtts else None,
+                "followed": {"actions": len(followed), "p50_ms": pct(0.50, followed),
+                             "p95_ms": pct(0.95, followed)},
+                "plain": {"actions": len(plain), "p50_ms": pct(0.50, plain),
+                          "p95_ms": pct(0.95, plain)},
                 "errors": sum(self.errors.values()), "error_kinds": dict(self.errors),
                 "late_answers_s": [round(x, 1) for x in sorted(self.late)],
                 "games_finished": self.finished_games}
@@ -250,6 +262,7 @@ class Connection:
         self.last_room = ""
         self.waiting: asyncio.Future | None = None
         self.wait_version = -1
+        self.answer_followed = False  # the last answer announced what followed the action
 
     async def open(self):
         from websockets.asyncio.client import connect
@@ -288,6 +301,7 @@ class Connection:
                 self.last_room = frame
             if self.waiting is not None and not self.waiting.done() \
                     and version > self.wait_version:
+                self.answer_followed = 'class="announcements"' in frame
                 self.waiting.set_result(now)
             self.game.changed.set()
             return
@@ -391,6 +405,8 @@ class Table:
             if isinstance(outcome, float):
                 if stats.started <= loop.time():
                     stats.rtts.append(outcome)
+                    if mover.answer_followed:
+                        stats.followed.append(outcome)
             else:
                 stats.errors[outcome] += 1
                 if outcome == "timeout":
@@ -507,6 +523,7 @@ class Bench:
         if warmup:
             await asyncio.sleep(warmup)
         stats.rtts.clear()
+        stats.followed.clear()
         stats.errors.clear()
         stats.late.clear()
         stats.finished_games = 0
@@ -628,7 +645,18 @@ def format_phase(s: dict) -> str:
             f"round trip p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, p99 {s['p99_ms']} ms, "
             f"max {s['max_ms']} ms; errors {s['errors']} {s['error_kinds'] or ''}; "
             f"{'late answers (s) ' + str(s['late_answers_s']) + '; ' if s['late_answers_s'] else ''}"
-            f"games finished {s['games_finished']}\n    memory: {rss}\n    cpu: {cpu}")
+            f"games finished {s['games_finished']}{_split(s)}\n    memory: {rss}\n    cpu: {cpu}")
+
+
+def _split(s: dict) -> str:
+    """The game actions' round trips, plain and with what followed them (knocks made
+    for the next players, a round's end): the latter are a few in a hundred."""
+    followed, plain = s.get("followed") or {}, s.get("plain") or {}
+    if not followed.get("actions"):
+        return ""
+    return (f"\n    plain {plain['actions']}: p50 {plain['p50_ms']} ms, p95 {plain['p95_ms']} ms; "
+            f"followed by knocks made or a round's end {followed['actions']}: "
+            f"p50 {followed['p50_ms']} ms, p95 {followed['p95_ms']} ms")
 
 
 def main() -> None:
