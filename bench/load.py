@@ -31,7 +31,8 @@ the same way.  Phases, in order:
 Reports, per phase: actions, actions per second, round trip p50/p95/p99/max, errors by
 kind, each server process's resident memory (start, end, peak) and CPU use; for the
 games, also the round trips of plain actions apart from those whose answer announced what
-the server did after them (knocks made for the next players, a round's end).  An action
+the server did after them (knocks made for the next players, a round's end), and the
+time from sending an action until every seat at its table has its view of it.  An action
 unanswered within --ack-timeout is an error ("timeout"); its table then waits, without
 acting, up to --late-wait for the answer: one that comes is listed among the late
 answers (seconds after sending); one that never does, or whose game was interrupted
@@ -222,6 +223,9 @@ class Stats:
         # The round trips of actions whose answer also announced what the server did
         # after them: knocks made for the next players, a round's end.
         self.followed: list[float] = []
+        # From sending an action until every seat at its table has the new version: what
+        # the other players wait for (the mover's own round trip is ``rtts``).
+        self.seen_by_all: list[float] = []
         self.errors: Counter = Counter()
         self.started = self.ended = 0.0
         self.finished_games = 0
@@ -235,6 +239,7 @@ class Stats:
             return round(rtts[min(len(rtts) - 1, int(p * len(rtts)))] * 1000, 2) if rtts else None
 
         followed = sorted(self.followed)
+        seen = sorted(self.seen_by_all)
         plain = sorted(Counter(self.rtts) - Counter(self.followed))
 
         return {"phase": self.name, "seconds": round(seconds, 1), "actions": len(rtts),
@@ -246,6 +251,8 @@ class Stats:
                              "p95_ms": pct(0.95, followed)},
                 "plain": {"actions": len(plain), "p50_ms": pct(0.50, plain),
                           "p95_ms": pct(0.95, plain)},
+                "seen_by_all": {"actions": len(seen), "p50_ms": pct(0.50, seen),
+                                "p95_ms": pct(0.95, seen)},
                 "errors": sum(self.errors.values()), "error_kinds": dict(self.errors),
                 "late_answers_s": [round(x, 1) for x in sorted(self.late)],
                 "games_finished": self.finished_games}
@@ -299,6 +306,7 @@ class Connection:
             if version >= self.version:
                 self.status, self.turn_mine, self.version = status, mine == "true", version
                 self.last_room = frame
+            self.game.seen(self, version, now)
             if self.waiting is not None and not self.waiting.done() \
                     and version > self.wait_version:
                 self.answer_followed = 'class="announcements"' in frame
@@ -346,6 +354,7 @@ class Table:
         self.seats: list[Connection] = []
         self.match_id = None
         self.rng = random.Random(index)
+        self.spreading = None  # (version acted on, time sent, seats yet to see it, stats)
 
     async def sit_down(self, match_id: int | None = None):
         from asgiref.sync import sync_to_async
@@ -369,6 +378,19 @@ class Table:
 
     def over(self) -> bool:
         return any(s.status in ("finished", "interrupted") for s in self.seats)
+
+    def seen(self, seat: Connection, version: int, now: float) -> None:
+        """``seat`` has a frame of ``version``: once every seat has one newer than the
+        version the last action was sent on, the time since it was sent is kept."""
+        if self.spreading is None:
+            return
+        before, sent, waiting, stats = self.spreading
+        if version > before:
+            waiting.discard(seat)
+            if not waiting:
+                self.spreading = None
+                if stats.started <= asyncio.get_running_loop().time():
+                    stats.seen_by_all.append(now - sent)
 
     async def play(self, stats_of, stop_at: float, pace: float):
         """Act once per ``pace`` seconds (0: as soon as the view allows) until ``stop_at``."""
@@ -399,6 +421,7 @@ class Table:
             else:
                 return
             message = dict(self.rng.choice(mover.choices()))
+            self.spreading = (mover.version, time.perf_counter(), set(self.seats), stats_of())
             outcome = await mover.round_trip(json.dumps(message), mover.version,
                                              self.bench.args.ack_timeout)
             stats = stats_of()
@@ -524,6 +547,7 @@ class Bench:
             await asyncio.sleep(warmup)
         stats.rtts.clear()
         stats.followed.clear()
+        stats.seen_by_all.clear()
         stats.errors.clear()
         stats.late.clear()
         stats.finished_games = 0
@@ -650,13 +674,17 @@ def format_phase(s: dict) -> str:
 
 def _split(s: dict) -> str:
     """The game actions' round trips, plain and with what followed them (knocks made
-    for the next players, a round's end): the latter are a few in a hundred."""
+    for the next players, a round's end: a few in a hundred), and how long the whole
+    table took to see them."""
     followed, plain = s.get("followed") or {}, s.get("plain") or {}
-    if not followed.get("actions"):
+    seen = s.get("seen_by_all") or {}
+    if not plain.get("actions"):
         return ""
     return (f"\n    plain {plain['actions']}: p50 {plain['p50_ms']} ms, p95 {plain['p95_ms']} ms; "
             f"followed by knocks made or a round's end {followed['actions']}: "
-            f"p50 {followed['p50_ms']} ms, p95 {followed['p95_ms']} ms")
+            f"p50 {followed['p50_ms']} ms, p95 {followed['p95_ms']} ms"
+            f"\n    seen by every seat at the table: p50 {seen['p50_ms']} ms, "
+            f"p95 {seen['p95_ms']} ms")
 
 
 def main() -> None:

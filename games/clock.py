@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import loopdb, notify, services, snapshots
+from games import loopdb, notify, roomhub, services, snapshots
 from games.dbcall import write_call
 
 log = logging.getLogger(__name__)
@@ -83,6 +83,9 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
         # In a server process (the embedded clock) its room consumers show these changes
         # without reading them back; a separate clock process has none to prime.
         snapshots.snapshots().prime(notices)
+        hub = roomhub.hub_if_any()
+        if hub is not None:
+            hub.show_here(notices)
         await notify.send_collected(notices)
 
     while stop is None or not stop.is_set():

@@ -195,6 +195,8 @@ class GameConsumer(LoopConsumer):
             notices = await self.move(message, version)
             self.snapshots.prime(notices)
             await self.show_own_move(notices)
+            if self.hub is not None:  # the other rooms here: at once, not via Redis
+                self.hub.show_here(notices)
             await notify.send_collected(notices)
         except services.PlayError as refusal:
             await self.send_notice(refusal.message, error=True)

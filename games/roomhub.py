@@ -95,6 +95,19 @@ class RoomHub:
             if match_id not in self.rooms:  # nobody came back meanwhile
                 await self.layer.group_discard(notify.match_group(match_id), self.channel)
 
+    def show_here(self, notices) -> None:
+        """Show the changes this process has just committed to its own rooms at once,
+        rather than when their notices come back from the channel layer: the other
+        players at a table whose seats are all in this process (as the proxy places
+        them, docs/operations.md) see a move without a round trip through Redis, and
+        still see it while Redis is away.  The notices are sent all the same, for the
+        other processes; when one comes back here, its rooms are at its version already
+        and are passed by."""
+        for notice in notices:
+            message = notice.message
+            if message.get("type") == "match.changed" and message.get("match") in self.rooms:
+                asyncio.ensure_future(self._deliver(message))
+
     def __len__(self) -> int:
         """The number of consumers here."""
         return sum(len(room) for room in self.rooms.values())
@@ -185,3 +198,8 @@ _per_loop: PerLoop[RoomHub] = PerLoop(RoomHub)
 def hub() -> RoomHub:
     """The hub of the running event loop: one per server process (games/perloop.py)."""
     return _per_loop.get()
+
+
+def hub_if_any() -> RoomHub | None:
+    """The running loop's hub if a room has made one (a clock process has none)."""
+    return _per_loop.existing()

@@ -6,12 +6,15 @@ seats on two server processes, are in tests/faults/test_scale_out.py.
 
 import asyncio
 import json
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils import timezone
 
-from games import notify, roomhub, services
+from games import clock, notify, roomhub, services
+from games.models import Match
 
 from .test_consumers import make_users, start_table
 from .wsclient import Seat
@@ -157,4 +160,43 @@ async def test_rooms_that_are_up_to_date_get_nothing_from_the_looks(settings):
     await move_once(seats)
     for seat in seats:
         assert await seat.ws.receive_nothing(timeout=0.4)
+    await close_all(seats)
+
+
+async def test_the_other_rooms_here_see_a_move_without_the_channel_layer(settings):
+    """A move made in this process is shown to its other rooms here at once: the layer
+    losing the notice (the hub's membership dropped, as Redis away would) does not keep
+    the other players from it, and the catch-up looks are not what shows it."""
+    settings.KOZEL_ROOM_CATCH_UP = 60
+    match_id, seats = await seated("s1", "s2", "s3", "s4", spectator=True)
+    hub = roomhub.hub()
+    await get_channel_layer().group_discard(notify.match_group(match_id), hub.channel)
+    mover = next(s for s in seats if s.turn_mine)
+    version = mover.version
+    await mover.ws.send_to(text_data=json.dumps(mover.choices()[0]))
+    for seat in seats:
+        while seat.version == version:
+            await seat.receive(timeout=3)
+    assert len({seat.version for seat in seats}) == 1
+    assert sum(seat.turn_mine for seat in seats) == 1
+    await close_all(seats)
+
+
+async def test_the_clock_in_the_server_shows_its_changes_to_the_rooms_here_at_once(settings):
+    """The embedded setup's clock runs in the server process: its changes (here a
+    timeout) reach the rooms here without the channel layer too."""
+    settings.KOZEL_ROOM_CATCH_UP = 60
+    match_id, seats = await seated("k1", "k2")
+    await get_channel_layer().group_discard(notify.match_group(match_id), roomhub.hub().channel)
+    await database_sync_to_async(Match.objects.filter(pk=match_id).update)(
+        deadline=timezone.now() - timedelta(seconds=1))
+    stop = asyncio.Event()
+    ticking = asyncio.ensure_future(clock.run(interval=0.01, stop=stop))
+    try:
+        for seat in seats:
+            while seat.status != "interrupted":
+                await seat.receive(timeout=3)
+    finally:
+        stop.set()
+        await ticking
     await close_all(seats)
