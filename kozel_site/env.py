@@ -133,8 +133,9 @@ def channel_layers(env: Mapping[str, str]) -> dict:
         # hub, games/roomhub.py).  Nothing is queued in Redis, so nothing there can fill
         # up or expire; a notice published while a process is cut off from Redis is lost,
         # and the room hub's look at its games' versions mends that (docs/performance.md,
-        # seventh round, has the measurements against channels-redis' queue layer).
-        return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        # seventh round, has the measurements against channels-redis' queue layer).  A
+        # process publishes in batches (kozel_site/layers.py).
+        return {"default": {"BACKEND": "kozel_site.layers.RedisPubSubChannelLayer",
                             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
                                                   "socket_timeout": 5}],
                                        "prefix": "kozel"}}}

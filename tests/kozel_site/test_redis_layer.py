@@ -76,3 +76,29 @@ async def burst_delivered() -> tuple[int, int]:
 
 def test_a_burst_of_notices_all_arrive():
     assert asyncio.run(burst_delivered()) == (0, BURST)
+
+
+async def published_at_once() -> tuple[list, int]:
+    """BURST notices published at the same moment by as many tasks of one process: the
+    versions another process receives, in its order, and the round trips the sender made."""
+    sender, listener = configured_layer(), configured_layer()
+    channel = await listener.new_channel()
+    await listener.group_add("match-together", channel)
+    try:
+        await asyncio.gather(*(
+            sender.group_send("match-together", {"type": "match.changed", "version": version})
+            for version in range(BURST)))
+        received = await receive_all(listener, channel)
+        return [m["version"] for m in received], sender._get_layer()._shards[0].batches
+    finally:
+        await sender.flush()
+        await listener.flush()
+
+
+def test_notices_published_at_once_go_together_in_their_order():
+    """A notice does not wait for the round trips of those published before it
+    (channels-redis sent them one by one, each after the last one's answer): the first
+    goes alone, the rest together, in the order they were published."""
+    versions, round_trips = asyncio.run(published_at_once())
+    assert versions == list(range(BURST))
+    assert round_trips <= 3

@@ -7,10 +7,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.db.utils import ConnectionHandler
+from django.utils.module_loading import import_string
 
 from kozel_site import env
 
@@ -111,7 +113,8 @@ def test_redis_url_switches_channel_layer_and_cache_to_redis():
     # channels' in-memory layer, sweeping for expired messages less often (kozel_site/layers.py)
     assert env.channel_layers({})["default"]["BACKEND"] == "kozel_site.layers.InMemoryChannelLayer"
     layer = env.channel_layers({"REDIS_URL": REDIS_URL})["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    # channels-redis' publish/subscribe layer, publishing in batches (kozel_site/layers.py)
+    assert layer["BACKEND"] == "kozel_site.layers.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"][0]["address"] == REDIS_URL
 
     assert env.caches({})["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
@@ -134,7 +137,8 @@ def test_this_run_uses_the_database_its_environment_names():
 
 def test_this_run_uses_the_channel_layer_and_cache_its_environment_names():
     redis = bool(os.environ.get("REDIS_URL"))
-    assert ("channels_redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]) is redis
+    layer = import_string(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+    assert issubclass(layer, RedisPubSubChannelLayer) is redis
     assert ("redis" in settings.CACHES["default"]["BACKEND"]) is redis
 
 
