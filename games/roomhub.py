@@ -105,7 +105,7 @@ class RoomHub:
         and are passed by."""
         for notice in notices:
             message = notice.message
-            if message.get("type") == "match.changed" and message.get("match") in self.rooms:
+            if message.get("type") == "match.changed" and self._behind(message):
                 asyncio.ensure_future(self._deliver(message))
 
     def __len__(self) -> int:
@@ -122,8 +122,15 @@ class RoomHub:
                 log.warning("room hub: cannot receive from the channel layer: %r", error)
                 await asyncio.sleep(RETRY_AFTER)
                 continue
-            if message.get("type") == "match.changed" and message.get("match") in self.rooms:
+            if message.get("type") == "match.changed" and self._behind(message):
                 asyncio.ensure_future(self._deliver(message))
+
+    def _behind(self, message: dict) -> bool:
+        """Whether a room here has yet to show this change (most notices of a change made
+        in this process come back to find every room here at their version)."""
+        version = message.get("version")
+        return isinstance(version, int) and any(
+            version > c.sent_version for c in self.rooms.get(message.get("match"), ()))
 
     async def _deliver(self, message: dict) -> None:
         match_id, version = message["match"], message["version"]
