@@ -53,31 +53,30 @@ class Snapshot:
 def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
     """The match with everything the room shows, or None if it is gone (database thread).
 
-    Given the ``previous`` snapshot of the match, only the match row is read when that is
-    all that can have changed: the seats of a started game are fixed, and the round rows
-    only grow when a round ends, which changes the state's round or phase.
+    Given the ``previous`` snapshot of the match, what cannot have changed is not read
+    again: the seats of a started game are fixed, and its round rows are only ever added
+    to, one row per seat when a round ends -- so as many rows as the rounds ended so far
+    call for are the rows there are.  A change made by another process (the clock's next
+    deal, say) then costs the match row alone.
     """
     match = movesql.match_row(match_id)
     if match is None:
         return None
     state = rules.GameState.from_json(match.state) if match.state is not None else None
-    if _only_the_match_changed(previous, state):
-        return _following(previous, match, state)
-    seats = list(match.seats.select_related("user").order_by("number"))
-    return Snapshot(match, seats, round_rows(match), state)
+    if previous is None or previous.match.status == MatchStatus.WAITING or state is None:
+        seats = list(match.seats.select_related("user").order_by("number"))
+        return Snapshot(match, seats, round_rows(match), state)
+    rounds = previous.rounds
+    if match.status != MatchStatus.PLAYING \
+            or len(rounds) != rounds_ended(state) * match.seats_count:
+        rounds = round_rows(match)  # (a game that ended is read afresh: once)
+    # The score tables are kept by their number of rows (score_table): shared safely.
+    return Snapshot(match, previous.seats, rounds, state, round_tables=previous.round_tables)
 
 
-def _following(previous: Snapshot, match: Match, state: rules.GameState) -> Snapshot:
-    """A newer snapshot of the same match, sharing what cannot have changed."""
-    return Snapshot(match, previous.seats, previous.rounds, state,
-                    round_tables=previous.round_tables)
-
-
-def _only_the_match_changed(previous: Snapshot | None, state: rules.GameState | None) -> bool:
-    """Whether the seats and round rows of ``previous`` still hold for ``state``."""
-    return (previous is not None and previous.match.status != MatchStatus.WAITING
-            and previous.state is not None and state is not None
-            and (previous.state.round, previous.state.phase) == (state.round, state.phase))
+def rounds_ended(state: rules.GameState) -> int:
+    """How many rounds of a game being played have ended (and been scored)."""
+    return state.round - 1 if state.phase == rules.PLAYING else state.round
 
 
 def _primed(previous: Snapshot | None, match: Match, state: rules.GameState | None,
@@ -94,8 +93,7 @@ def _primed(previous: Snapshot | None, match: Match, state: rules.GameState | No
             or previous.match.status != MatchStatus.PLAYING or match.status != MatchStatus.PLAYING:
         return None  # a game starting or ending: its seats and result are read afresh
     rounds = previous.rounds + [round_row(score) for score in round_scores]
-    ended = state.round if state.phase != rules.PLAYING else state.round - 1
-    if len(rounds) != ended * match.seats_count:
+    if len(rounds) != rounds_ended(state) * match.seats_count:
         return None
     # The score tables are kept by their number of rows (score_table): shared safely.
     return Snapshot(match, previous.seats, rounds, state, round_tables=previous.round_tables)

@@ -66,3 +66,44 @@ def test_a_primed_snapshot_is_the_loaded_one_through_rounds_and_deals(
     # Every change but the last (the game's end, read afresh) was primed, round ends and
     # deals included.
     assert compared == primed == changes - 1 and round_ends >= 1
+
+
+def test_a_load_after_another_process_changed_the_match_reads_only_what_can_have_changed(
+        make_user, django_assert_num_queries):
+    """Every version of a whole game loaded from the snapshot before it (as a process
+    whose rooms are told of another process's change: a move, the clock's deal) is what
+    a load from nothing gives; and while the game is played with no round ending, that
+    load reads the match row alone -- not the seats, nor the round rows."""
+    people = [make_user(f"загрузка{n}") for n in range(3)]
+    match = services.create_request(people[0], players=3)
+    for person in people[1:]:
+        services.join_request(person, match.pk)
+    previous, deals, compared = snapshots.load(match.pk), 0, 0
+    for _step in range(3000):
+        match.refresh_from_db()
+        if match.status != MatchStatus.PLAYING:
+            break
+        state = state_of(match)
+        if state.phase != rules.PLAYING:
+            services.run_due(match.pk, now=match.deadline)  # the next deal
+            deals += 1
+        else:
+            services.act(match.pk, people[state.turn], human_move(match, state.turn),
+                         match.version)
+        match.refresh_from_db()
+        round_ended = len(previous.rounds) != snapshots.rounds_ended(state_of(match)) * 3
+        if match.status == MatchStatus.PLAYING and not round_ended:
+            with django_assert_num_queries(0):  # the match row is read on the driver's cursor
+                following = snapshots.load(match.pk, previous)
+        else:
+            following = snapshots.load(match.pk, previous)
+        loaded = snapshots.load(match.pk)
+        assert following.rounds == loaded.rounds
+        assert [s.pk for s in following.seats] == [s.pk for s in loaded.seats]
+        assert following.state.to_json() == loaded.state.to_json()
+        for seat in (0, 1, 2, None):
+            assert without_now(snapshots.render(following, seat, "ru", announce)) == \
+                without_now(snapshots.render(loaded, seat, "ru", announce))
+        assert snapshots.score_table(following, "ru") == snapshots.score_table(loaded, "ru")
+        previous, compared = following, compared + 1
+    assert match.status == MatchStatus.FINISHED and deals >= 2 and compared > 20
