@@ -267,9 +267,8 @@ def act_on_known(known: Match, known_state: rules.GameState | None, user, messag
 
 def _knocks_made_for_players(state: rules.GameState, events: list[dict]
                              ) -> tuple[rules.GameState, list[rules.Action]]:
-    """After an action: the knocks of whoever can only knock, made for them (RULES.md:
-    the server knocks for a player with nothing to play and no bazaar), each announced
-    in ``events``; the state after them."""
+    """After an action: the knocks of whoever can only knock, made for them and announced
+    to everyone (RULES.md 5, rule 3), each added to ``events``; the state after them."""
     knocks = []
     while state.phase == rules.PLAYING and (knock := _forced_knock(state)) is not None:
         state, knocked = rules.apply(state, knock)
