@@ -131,6 +131,16 @@ async def test_the_player_who_moved_gets_one_frame_of_the_move_not_two():
     await close_all(seats)
 
 
+async def every_room_shown_the_move(seats, version):
+    """Every room gets a frame newer than ``version``, all the same one (an automatic
+    knock may follow the move at once: then two versions later), with one seat to move."""
+    for seat in seats:
+        while seat.version == version:
+            await seat.receive(timeout=3)
+    assert len({seat.version for seat in seats}) == 1
+    assert sum(seat.turn_mine for seat in seats) == 1
+
+
 def commit_without_notice(match_id, user, message, version):
     """A move committed by a process that died before sending its notice: made here, its
     notices collected (games/notify.py) and dropped."""
@@ -145,12 +155,7 @@ async def test_a_change_whose_notice_was_lost_reaches_every_room_all_the_same(se
     version = mover.version
     await database_sync_to_async(commit_without_notice)(
         match_id, mover.user, mover.choices()[0], version)
-    for seat in seats:  # shown after one to two looks (0.2-0.4 s)
-        while seat.version == version:
-            await seat.receive(timeout=3)
-    # (an automatic knock may follow the move at once: then two versions later)
-    assert len({seat.version for seat in seats}) == 1
-    assert sum(seat.turn_mine for seat in seats) == 1
+    await every_room_shown_the_move(seats, version)  # after one to two looks (0.2-0.4 s)
     await close_all(seats)
 
 
@@ -174,11 +179,7 @@ async def test_the_other_rooms_here_see_a_move_without_the_channel_layer(setting
     mover = next(s for s in seats if s.turn_mine)
     version = mover.version
     await mover.ws.send_to(text_data=json.dumps(mover.choices()[0]))
-    for seat in seats:
-        while seat.version == version:
-            await seat.receive(timeout=3)
-    assert len({seat.version for seat in seats}) == 1
-    assert sum(seat.turn_mine for seat in seats) == 1
+    await every_room_shown_the_move(seats, version)
     await close_all(seats)
 
 
