@@ -678,7 +678,7 @@ def _split(s: dict) -> str:
     table took to see them."""
     followed, plain = s.get("followed") or {}, s.get("plain") or {}
     seen = s.get("seen_by_all") or {}
-    if not plain.get("actions"):
+    if not seen.get("actions"):  # an echo phase: no tables
         return ""
     return (f"\n    plain {plain['actions']}: p50 {plain['p50_ms']} ms, p95 {plain['p95_ms']} ms; "
             f"followed by knocks made or a round's end {followed['actions']}: "
