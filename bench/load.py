@@ -6,7 +6,9 @@ Starts the site itself (so a run is reproducible from one command), in either se
   layer, the turn clock inside the server;
 - ``--setup scaled``: ``--servers`` daphne processes and ``--clocks`` ``manage.py clock``
   processes sharing PostgreSQL (a fresh ``kozel_bench`` database) and Redis (database
-  ``--redis-db``, so the test suite's database 0 is left alone).
+  ``--redis-db``, so the test suite's database 0 is left alone).  ``--database-url
+  postgres://postgres@%2Fvar%2Frun%2Fpostgresql/kozel_bench`` reaches PostgreSQL through
+  its Unix socket, as docs/operations.md advises for a database on the same host.
 
 It creates ``4 * --games`` accounts, logs each in by writing a session straight into the
 session store (the log-in form is throttled by django-axes), seats them at four-player
@@ -717,8 +719,11 @@ def main() -> None:
     parser.add_argument("--json", help="also write the report to this file")
     args = parser.parse_args()
     for url in (args.database_url, args.redis_url):
-        if "127.0.0.1" not in url and "localhost" not in url:
-            raise SystemExit("bench/load.py only runs against this machine (127.0.0.1).")
+        # A host of 127.0.0.1 or localhost, or a socket's directory (%2F...: a path)
+        if not any(local in url for local in ("@127.0.0.1", "@localhost", "@%2F", "//127.0.0.1",
+                                               "//localhost")):
+            raise SystemExit("bench/load.py only runs against this machine (127.0.0.1 or a "
+                             "Unix socket).")
 
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
     env = site_env(args, workdir)

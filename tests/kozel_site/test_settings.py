@@ -104,6 +104,23 @@ def test_a_silent_postgresql_cannot_hold_the_server_for_minutes():
     assert chosen["connect_timeout"] == 2  # the URL's own choice stands
 
 
+POSTGRESQL_SOCKETS = Path("/var/run/postgresql")
+
+
+def test_a_postgresql_on_this_host_is_reached_through_its_socket():
+    """docs/operations.md: the socket's directory, percent-encoded, in place of a host;
+    libpq takes the TCP options env.py adds (it ignores them for a socket)."""
+    url = "postgres://postgres@%2Fvar%2Frun%2Fpostgresql/postgres"
+    config = env.database({"DATABASE_URL": url}, ROOT)
+    assert (config["HOST"], config["NAME"]) == (str(POSTGRESQL_SOCKETS), "postgres")
+    if not (POSTGRESQL_SOCKETS / ".s.PGSQL.5432").exists():
+        pytest.skip("no PostgreSQL socket on this machine")
+    import psycopg
+    with psycopg.connect(host=config["HOST"], dbname=config["NAME"], user=config["USER"],
+                         **config["OPTIONS"]) as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
 def test_database_url_must_be_postgresql():
     with pytest.raises(ImproperlyConfigured, match="PostgreSQL"):
         env.database({"DATABASE_URL": "mysql://root@127.0.0.1/kozel"}, ROOT)
