@@ -106,15 +106,7 @@ class RoomHub:
         for notice in notices:
             message = notice.message
             if message.get("type") == "match.changed" and self._behind(message):
-                asyncio.ensure_future(self._deliver_next_turn(message))
-
-    async def _deliver_next_turn(self, message: dict) -> None:
-        # Called just after the mover's own frame was sent -- which daphne's Twisted only
-        # writes to the socket on the loop's next turn, after everything ready before it.
-        # Rendering the other seats' frames one turn later lets the mover's go out first
-        # (docs/performance.md, point 52).
-        await asyncio.sleep(0)
-        await self._deliver(message)
+                asyncio.ensure_future(self._deliver(message))
 
     def __len__(self) -> int:
         """The number of consumers here."""

@@ -201,30 +201,3 @@ async def test_the_clock_in_the_server_shows_its_changes_to_the_rooms_here_at_on
         stop.set()
         await ticking
     await close_all(seats)
-
-
-def move_collecting_notices(match_id, user, message, version):
-    with notify.collected() as notices:
-        services.act(match_id, user, message, version)
-    return notices
-
-
-async def test_the_rooms_here_are_shown_a_change_a_loop_turn_after_show_here(settings):
-    """The mover's own frame is sent just before ``show_here``, and daphne's Twisted only
-    writes it on the loop's next turn: the other rooms' frames are rendered after that
-    turn, not ahead of it."""
-    settings.KOZEL_ROOM_CATCH_UP = 60
-    match_id, seats = await seated("t1", "t2", "t3", "t4")
-    hub = roomhub.hub()
-    await get_channel_layer().group_discard(notify.match_group(match_id), hub.channel)
-    mover = next(s for s in seats if s.turn_mine)
-    version = mover.version
-    notices = await database_sync_to_async(move_collecting_notices)(
-        match_id, mover.user, mover.choices()[0], version)
-    hub.snapshots.prime(notices)
-    rooms = list(hub.rooms[match_id])
-    hub.show_here(notices)
-    await asyncio.sleep(0)  # the turn on which Twisted would write the mover's frame
-    assert all(room.sent_version == version for room in rooms)
-    await every_room_shown_the_move(seats, version)
-    await close_all(seats)
