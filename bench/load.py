@@ -64,6 +64,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections import Counter
 from pathlib import Path
@@ -719,9 +720,8 @@ def main() -> None:
     parser.add_argument("--json", help="also write the report to this file")
     args = parser.parse_args()
     for url in (args.database_url, args.redis_url):
-        # A host of 127.0.0.1 or localhost, or a socket's directory (%2F...: a path)
-        if not any(local in url for local in ("@127.0.0.1", "@localhost", "@%2F", "//127.0.0.1",
-                                               "//localhost")):
+        host = urllib.parse.unquote(urllib.parse.urlsplit(url).hostname or "")
+        if host not in ("127.0.0.1", "localhost") and not host.startswith("/"):  # "/": a socket
             raise SystemExit("bench/load.py only runs against this machine (127.0.0.1 or a "
                              "Unix socket).")
 
