@@ -19,6 +19,9 @@ def tile_halves(name: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
+TILE_HALVES = {t.name: tile_halves(t.name) for t in rules.TILES}
+
+
 def seat_names(seats) -> dict[int, str]:
     """Seat number -> the login sitting there, or the bot's name."""
     return {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
@@ -44,35 +47,36 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
         if shared is not None:
             shared["context"] = table
     # Only the seat's own hand and moves come from its view: the rest is the public one.
-    view = rules.view_for(table["state"], seat) if table["state"] is not None else None
-    context = dict(table["fields"], seat=seat, view=view, spectator=seat is None,
+    public = table["view"]
+    context = dict(table["fields"], seat=seat, spectator=seat is None,
                    now_ms=int(time.time() * 1000))
-    if view is None:
+    if public is None:
         context.update(players=[], hand=[], chain=[], turn_mine=False)
         return context
 
-    legal = view["legal"]
+    own = rules.seat_view(table["state"], seat) if seat is not None else {"hand": [], "legal": []}
     plays: dict[str, list[str | None]] = {}
-    for action in legal:
+    for action in own["legal"]:
         if "play" in action:
             plays.setdefault(action["play"], []).append(action.get("end"))
-    ends = view["ends"]
+    ends = public["ends"]
     hand = []
-    for name in view["hand"] or []:
+    for name in own["hand"]:
         ends_for_tile = plays.get(name, [])
         # A choice of end only when the tile fits two ends that show different values.
         choose = len(ends_for_tile) == 2 and ends and ends[0] != ends[1]
-        hand.append({"name": name, "halves": tile_halves(name), "playable": bool(ends_for_tile),
+        hand.append({"name": name, "halves": TILE_HALVES[name], "playable": bool(ends_for_tile),
                      "choose_end": choose, "end": None if choose or not ends_for_tile
                      else (ends_for_tile[-1] or None)})
-    order = list(range(view["seats"]))
+    order = list(range(public["seats"]))
     if seat is not None:  # me last, at the bottom of the screen; the others clockwise
         order = order[seat + 1:] + order[:seat + 1]
     players = table["players"]
     context.update(
         players=[dict(players[n], me=n == seat) for n in order], hand=hand,
-        can_draw=any("draw" in a for a in legal),
-        turn_mine=seat is not None and view["turn"] == seat and match.status == MatchStatus.PLAYING,
+        can_draw=any("draw" in a for a in own["legal"]),
+        turn_mine=(seat is not None and public["turn"] == seat
+                   and match.status == MatchStatus.PLAYING),
     )
     return context
 
@@ -86,7 +90,7 @@ def _table_context(match: Match, state: rules.GameState | None, seats: list) -> 
         "result": match.result,
     }
     if state is None:
-        return {"state": None, "fields": fields, "players": []}
+        return {"state": None, "view": None, "fields": fields, "players": []}
     view = rules.spectator_view(state)
     bots = {s.number for s in seats if not s.user_id}
     turn = view["turn"]
@@ -114,7 +118,7 @@ def _table_context(match: Match, state: rules.GameState | None, seats: list) -> 
         bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
         bazaar=view["bazaar"], fish=view["fish"],
     )
-    return {"state": state, "fields": fields, "players": players}
+    return {"state": state, "view": view, "fields": fields, "players": players}
 
 
 def round_table(match: Match, names: dict, seats: int, rows: list | None = None) -> dict:

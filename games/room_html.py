@@ -17,9 +17,11 @@ through ``escape``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.templatetags.dominoes import _tile, fish_icon, tile_back
@@ -33,8 +35,10 @@ def room(context: dict, events=(), shared: dict | None = None) -> str:
     """The room frame: an htmx out-of-band swap of ``#room`` for ``context``'s seat.
 
     ``events`` are the announcement lines of what just happened.  ``shared`` keeps the
-    parts that are the same for every seat (the chain, each player's line, the round
-    summary) for the next seat rendered from the same version in the same language.
+    parts that are the same for every seat (the chain, the round summary) for the next
+    seat rendered from the same version in the same language.  Smaller parts that recur
+    from version to version (the players' lines, a waiting hand, the bar's words, the
+    turn line) are kept across versions by everything they show (``lru_cache``).
     """
     c = context
     shared = {} if shared is None else shared
@@ -51,11 +55,10 @@ def room(context: dict, events=(), shared: dict | None = None) -> str:
         chain = _chain(c)
         if c["chain"]:  # an empty chain says whose lead it is: not the same for all
             shared["chain"] = chain
-    parts += [_shared(shared, ("bar", c["turn_mine"]), _bar, c), _players(c, shared), chain,
-              _shared(shared, ("turn", c["turn_mine"], c["spectator"], c.get("can_draw")),
-                      _turn_line, c)]
+    language = get_language()
+    parts += [_bar(c, language), _players(c, language), chain, _turn_line(c, language)]
     if not c["spectator"]:
-        parts.append(_hand(c))
+        parts.append(_hand(c, language))
     if "summary" not in shared:
         shared["summary"] = _summary(c)
     parts += [shared["summary"], _game_end(c)]
@@ -63,108 +66,135 @@ def room(context: dict, events=(), shared: dict | None = None) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def _shared(shared: dict, key: tuple, part, c: dict) -> str:
-    """``part(c)``, built once for all the seats whose frames differ from it only in ``key``."""
-    if key not in shared:
-        shared[key] = part(c)
-    return shared[key]
-
-
-def _bar(c: dict) -> str:
-    out = ['<div class="room-bar">',
-           f'<span class="round">{_("Round %(round)s") % {"round": c["round"]} if c.get("round") else ""}</span>',
-           f'<span class="variant">{_("fish for one") if c.get("fish") == "one" else _("fish for all")}</span>']
+def _bar(c: dict, language: str) -> str:
+    clock = ""
     if c["status"] == "playing" and c["deadline_ms"]:
-        dealing = c.get("phase") == "deal"
-        title = _("Next round in") if dealing else _("Time left for this turn")
-        out.append(f'<span class="clock{" mine" if c["turn_mine"] else ""}" data-deadline="{c["deadline_ms"]}"'
-                   f' data-now="{c["now_ms"]}" title="{escape(title)}">'
-                   f'{_("next round") if dealing else ""} <b class="seconds"></b></span>')
-    if c.get("bank"):
-        out.append(f'<span class="bank" title="{escape(_("The fish bank"))}">'
-                   f'{fish_icon(_("fish bank"))} +{c["bank"]}</span>')
-    out.append(f'<span class="bazaar" title="{escape(_("Tiles in the bazaar"))}">'
-               f'{_("bazaar")}: {c.get("bazaar") or 0}</span></div>')
-    return "".join(out)
+        words = _clock_words(language, c.get("phase") == "deal")
+        clock = (f'<span class="clock{" mine" if c["turn_mine"] else ""}"'
+                 f' data-deadline="{c["deadline_ms"]}" data-now="{c["now_ms"]}"{words}</span>')
+    return (_bar_start(language, c.get("round"), c.get("fish")) + clock
+            + _bar_end(language, c.get("bank"), c.get("bazaar") or 0))
 
 
-def _players(c: dict, shared: dict) -> str:
-    return f'<ol class="players">{"".join(_player(c, p, shared) for p in c["players"])}</ol>'
+# The bar's words change far less often than its clock: they are kept across versions and
+# matches, by what they show and the language, as the players' lines below are.
+@lru_cache(maxsize=256)
+def _bar_start(language: str, round_number: int | None, fish: str | None) -> str:
+    round_text = _("Round %(round)s") % {"round": round_number} if round_number else ""
+    variant = _("fish for one") if fish == "one" else _("fish for all")
+    return (f'<div class="room-bar"><span class="round">{round_text}</span>'
+            f'<span class="variant">{variant}</span>')
 
 
-def _player(c: dict, p: dict, shared: dict) -> str:
-    return _shared(shared, ("player", p["number"], p["me"]), lambda c: _player_line(c, p), c)
+@lru_cache(maxsize=8)
+def _clock_words(language: str, dealing: bool) -> str:
+    title = _("Next round in") if dealing else _("Time left for this turn")
+    return f' title="{escape(title)}">{_("next round") if dealing else ""} <b class="seconds"></b>'
 
 
-def _player_line(c: dict, p: dict) -> str:
-    """One player's line: the same for every seat but the one it is about ("me")."""
+@lru_cache(maxsize=1024)
+def _bar_end(language: str, bank: int | None, bazaar: int) -> str:
+    out = ""
+    if bank:
+        out += (f'<span class="bank" title="{escape(_("The fish bank"))}">'
+                f'{fish_icon(_("fish bank"))} +{bank}</span>')
+    return out + (f'<span class="bazaar" title="{escape(_("Tiles in the bazaar"))}">'
+                  f'{_("bazaar")}: {bazaar}</span></div>')
+
+
+def _players(c: dict, language: str) -> str:
     to_move_shown = c["status"] == "playing" and c.get("phase") == "play"
+    return ('<ol class="players">' + "".join(
+        _player_line(language, to_move_shown, p["number"], p["name"], p["bot"], p["tiles"],
+                     p["score"], p["remembered"], p["opened"], p["turn"], p["goat"],
+                     p["rating_points"], p["me"]) for p in c["players"]) + "</ol>")
+
+
+# A move changes one or two players' lines (the mover's count, whose turn it is): the
+# others are the lines of the version before, so lines are kept across versions and
+# matches, by everything they show and the language (docs/performance.md, point 57).
+# Bounded: a few thousand lines cover every table of a busy process for seconds.
+@lru_cache(maxsize=8192)
+def _player_line(language: str, to_move_shown: bool, number: int, name: str, bot: bool,
+                 tiles: int, score: int, remembered: int, opened: bool, turn: bool, goat: bool,
+                 rating_points: int | None, me: bool) -> str:
+    """One player's line: the same for every seat but the one it is about ("me")."""
     classes = "player"
-    if p["turn"] and to_move_shown:
+    if turn and to_move_shown:
         classes += " to-move"
-    if p["me"]:
+    if me:
         classes += " me"
-    if p["goat"]:
+    if goat:
         classes += " goat"
-    name = escape(p["name"])
-    if p["bot"]:
+    name = escape(name)
+    if bot:
         name += f' <small class="bot">{_("bot")}</small>'
-    if p["goat"]:
+    if goat:
         name += f' <b class="goat-badge">{_("goat")}</b>'
     scores = ""
-    if p["opened"] or p["score"]:
-        scores += f'<b class="score" title="{escape(_("Open score"))}">{p["score"]}</b>'
-    if p["remembered"]:
-        scores += f'<b class="remembered" title="{escape(_("Remembered points"))}">+{p["remembered"]}</b>'
+    if opened or score:
+        scores += f'<b class="score" title="{escape(_("Open score"))}">{score}</b>'
+    if remembered:
+        scores += f'<b class="remembered" title="{escape(_("Remembered points"))}">+{remembered}</b>'
     if not scores:
         scores = '<span class="zero">0</span>'
     rating = ""
-    if p["rating_points"] is not None:
+    if rating_points is not None:
         rating = (f'<span class="rating-points">'
-                  f'{_("rating +%(points)s") % {"points": p["rating_points"]}}</span>')
+                  f'{_("rating +%(points)s") % {"points": rating_points}}</span>')
     return (
-        f'<li class="{classes}" data-seat="{p["number"]}"><span class="name">{name}</span>'
+        f'<li class="{classes}" data-seat="{number}"><span class="name">{name}</span>'
         f'<span class="count" title="{escape(_("Tiles in hand"))}">'
-        f'{"" if p["me"] else tile_back()}× {p["tiles"]}</span>'
+        f'{"" if me else tile_back()}× {tiles}</span>'
         f'<span class="scores">{scores}</span>{rating}</li>')
 
 
 def _chain(c: dict) -> str:
-    tiles = []
-    for t in c["chain"]:
-        a, b = t["halves"]
-        double = a == b
-        tiles.append(f'<span class="chain-tile{" double" if double else ""}" data-tile="{t["name"]}">'
-                     f'{tile(a, b, double)}</span>')
+    tiles = [_chain_tile(*t["halves"], t["name"]) for t in c["chain"]]
     if not tiles and c["status"] == "playing" and c.get("phase") == "play":
         hint = _("Your lead.") if c["turn_mine"] else _("%(name)s leads.") % {"name": c["turn_name"]}
         tiles.append(f'<p class="hint">{escape(hint)}</p>')
     return f'<div class="chain" aria-label="{escape(_("The table"))}">{"".join(tiles)}</div>'
 
 
-def _turn_line(c: dict) -> str:
+@lru_cache(maxsize=64)
+def _chain_tile(a: int, b: int, name: str) -> str:
+    double = a == b
+    return (f'<span class="chain-tile{" double" if double else ""}" data-tile="{name}">'
+            f'{tile(a, b, double)}</span>')
+
+
+def _turn_line(c: dict, language: str) -> str:
     if not (c["status"] == "playing" and c.get("phase") == "play"):
         return ""
-    if c["turn_mine"]:
+    return _turn_words(language, c["turn_mine"], c["spectator"], c.get("can_draw", False),
+                       c["turn_name"])
+
+
+@lru_cache(maxsize=4096)
+def _turn_words(language: str, turn_mine: bool, spectator: bool, can_draw: bool,
+                turn_name: str) -> str:
+    if turn_mine:
         line = f'<b>{_("Your turn.")}</b>'
-        if c["can_draw"]:
+        if can_draw:
             line += " " + _("Nothing fits: draw from the bazaar.")
-    elif c["spectator"]:
-        line = escape(_("%(name)s to move.") % {"name": c["turn_name"]})
+    elif spectator:
+        line = escape(_("%(name)s to move.") % {"name": turn_name})
     else:
-        line = escape(_("Waiting for %(name)s.") % {"name": c["turn_name"]})
+        line = escape(_("Waiting for %(name)s.") % {"name": turn_name})
     return f'<p class="turn-line">{line}</p>'
 
 
-def _hand(c: dict) -> str:
+def _hand(c: dict, language: str) -> str:
+    if not c["turn_mine"]:
+        return _waiting_hand(language, tuple((t["name"], *t["halves"]) for t in c["hand"]))
     version = c["version"]
     buttons = []
     for t in c["hand"]:
         name, (a, b) = t["name"], t["halves"]
         drawing = tile(a, b, True)
-        if not (t["playable"] and c["turn_mine"]):
-            buttons.append(f'<button type="button" class="hand-tile" data-tile="{name}" disabled>'
-                           f'{drawing}</button>')
+        if not t["playable"]:
+            buttons.append(_unplayable(name, a, b))
         elif t["choose_end"]:
             buttons.append(
                 f'<span class="choice"><button type="button" class="hand-tile playable"'
@@ -183,12 +213,29 @@ def _hand(c: dict) -> str:
                 f'<button type="button" class="hand-tile playable" data-tile="{name}" data-playable'
                 f""" ws-send hx-vals='{{"play": "{name}", {end}"version": {version}}}'>"""
                 f'{drawing}</button>')
-    out = f'<div class="hand" data-hand aria-label="{escape(_("Your tiles"))}">{"".join(buttons)}</div>'
-    if c["turn_mine"] and c["can_draw"]:
+    out = _hand_box(buttons)
+    if c["can_draw"]:
         out += ('<div class="controls"><button type="button" class="button" data-action="draw"'
                 f""" ws-send hx-vals='{{"draw": true, "version": {version}}}'>"""
                 f'{_("Draw from the bazaar")}</button></div>')
     return out
+
+
+# A hand waiting for its turn changes only when its player plays or draws: it is kept
+# across versions, by its tiles and the language (bounded like the players' lines).
+@lru_cache(maxsize=4096)
+def _waiting_hand(language: str, tiles: tuple) -> str:
+    return _hand_box(_unplayable(name, a, b) for name, a, b in tiles)
+
+
+def _unplayable(name: str, a: int, b: int) -> str:
+    return (f'<button type="button" class="hand-tile" data-tile="{name}" disabled>'
+            f'{tile(a, b, True)}</button>')
+
+
+def _hand_box(buttons) -> str:
+    label = escape(_("Your tiles"))
+    return f'<div class="hand" data-hand aria-label="{label}">{"".join(buttons)}</div>'
 
 
 def _summary(c: dict) -> str:

@@ -7,6 +7,7 @@ Nothing here imports Django or the database (a test enforces it).  The public AP
     for action in legal_actions(state): ...
     state, events = apply(state, action)       # IllegalAction if the rules forbid it
     view_for(state, seat), spectator_view(state)  # all that ever leaves the server
+    seat_view(state, seat)  # a seat's own part of its view: its hand and legal actions
 """
 
 from .actions import (DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, action_from_json, draw, knock,
@@ -21,7 +22,7 @@ from .record import Record, RecordRound, loads_record, read_record, replay, repl
 from .state import DEAL, FINISHED, FISH_ALL, FISH_ONE, INTERRUPTED, GameState
 from .state import PLAY as PLAYING  # the phase; PLAY is the action kind
 from .tiles import TILES, Tile, tile
-from .views import spectator_view, view_for
+from .views import seat_view, spectator_view, view_for
 
 __all__ = [
     "Action", "DEAL", "PLAYING", "DRAW", "Deal", "FINISHED", "FISH_ALL", "FISH_ONE", "GameState",
@@ -30,6 +31,6 @@ __all__ = [
     "RandomPlayer", "Record", "RecordRound", "RulesError", "TILES", "TIMEOUT", "Tile",
     "action_from_json", "apply", "deal_from_json", "draw", "first_lead", "interrupt", "knock",
     "legal_actions", "loads_record", "needs_redeal", "new_game", "play", "random_deal",
-    "read_record", "replay", "replay_text", "spectator_view", "start_round", "summarize",
-    "tile", "view_for",
+    "read_record", "replay", "replay_text", "seat_view", "spectator_view", "start_round",
+    "summarize", "tile", "view_for",
 ]

@@ -18,22 +18,20 @@ SPECTATOR = None
 
 def view_for(state: GameState, seat: int | None) -> dict:
     """The view of ``seat`` (0..n-1), or the spectator view for ``None``."""
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.seats):
-        raise ValueError("no such seat at this table")
-    mine = seat is not None and state.phase == PLAY and state.turn == seat
+    own = seat_view(state, seat) if seat is not None else {"hand": None, "legal": []}
     return {
         "seat": seat,
         "seats": state.seats,
         "fish": state.fish,
         "phase": state.phase,
         "round": state.round,
-        "hand": names_of(state.hands[seat]) if seat is not None else None,
+        "hand": own["hand"],
         "hand_counts": [h.bit_count() for h in state.hands],
         "bazaar": len(state.bazaar),
         "chain": [list(pair) for pair in state.chain],
         "ends": [state.left, state.right] if state.chain else None,
         "turn": state.turn if state.phase == PLAY else None,
-        "legal": [a.to_json() for a in legal_actions(state)] if mine else [],
+        "legal": own["legal"],
         "scores": list(state.scores),
         "remembered": list(state.remembered),
         "opened": list(state.opened),
@@ -45,6 +43,16 @@ def view_for(state: GameState, seat: int | None) -> dict:
         "interrupted_by": state.interrupted_by,
         "interrupt_reason": state.interrupt_reason,
     }
+
+
+def seat_view(state: GameState, seat: int) -> dict:
+    """What only ``seat`` sees: its hand, and its legal actions on its turn.  The rest of
+    its view is the spectator's (a room that shows every seat works that out once)."""
+    if type(seat) is not int or not 0 <= seat < state.seats:
+        raise ValueError("no such seat at this table")
+    mine = state.phase == PLAY and state.turn == seat
+    return {"hand": names_of(state.hands[seat]),
+            "legal": [a.to_json() for a in legal_actions(state)] if mine else []}
 
 
 def spectator_view(state: GameState) -> dict:

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.rules import (GameState, HeuristicPlayer, IllegalAction, MalformedAction, RandomPlayer,
-                         apply, draw, knock, legal_actions, play, replay, spectator_view,
-                         view_for)
+                         apply, draw, knock, legal_actions, play, replay, seat_view,
+                         spectator_view, view_for)
 from games.rules.record import loads_record, summarize
 from games.rules.simulate import play_game
 from games.rules.state import PLAY
@@ -49,7 +49,7 @@ def tiles_named_in(view: dict) -> set:
     """Every tile a view mentions: by name in any string, and the chain's pairs."""
     text = json.dumps(view)
     named = {tile(f"{a}-{b}") for a, b in TILE_NAME.findall(text)}
-    chain = {tile(f"{a}-{b}") for a, b in view["chain"]}
+    chain = {tile(f"{a}-{b}") for a, b in view.get("chain", ())}
     return named | chain
 
 
@@ -67,6 +67,10 @@ def check_views(state: GameState):
         assert "bazaar_tiles" not in view and "hands" not in view
         if seat is None:
             assert view["hand"] is None and view["legal"] == []
+        else:  # a seat's own part (what a room adds to the spectator's view) is its view's
+            own_part = seat_view(state, seat)
+            assert own_part == {"hand": view["hand"], "legal": view["legal"]}
+            assert tiles_named_in(own_part) <= own | on_table, f"seat {seat} sees a hidden tile"
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from games.rules import apply, play, spectator_view, view_for
+from games.rules import apply, play, seat_view, spectator_view, view_for
 
 from .positions import position
 
@@ -53,3 +53,19 @@ def test_a_view_of_no_such_seat_is_refused(seat):
     state = position("3-6 5-5 0-1", "2-2 4-4", chain="3-5")
     with pytest.raises(ValueError):
         view_for(state, seat)
+
+
+def test_a_seats_own_part_is_its_hand_and_on_its_turn_its_legal_actions():
+    state = position("3-6 5-5 0-1", "2-2 4-4", chain="3-5", draws="6-6 1-1")
+    assert seat_view(state, 0) == {"hand": view_for(state, 0)["hand"],
+                                   "legal": view_for(state, 0)["legal"]}
+    assert sorted(a["play"] for a in seat_view(state, 0)["legal"]) == ["3-6", "5-5"]
+    assert seat_view(state, 1) == {"hand": ["2-2", "4-4"], "legal": []}
+    assert "6-6" not in json.dumps(seat_view(state, 0)) + json.dumps(seat_view(state, 1))
+
+
+@pytest.mark.parametrize("seat", [2, -1, "0", 1.0, None])
+def test_a_seats_own_part_of_no_such_seat_is_refused(seat):
+    state = position("3-6 5-5 0-1", "2-2 4-4", chain="3-5")
+    with pytest.raises(ValueError):
+        seat_view(state, seat)
