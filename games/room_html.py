@@ -303,3 +303,10 @@ def score_table(table_html: str, open_: bool) -> str:
         inner = (f'<details class="round-table"{" open" if open_ else ""}>'
                  f'<summary>{_("Score table")}</summary>{table_html}</details>')
     return f'<div id="round-table" class="round-table-box" hx-swap-oob="true">{inner}</div>'
+
+
+def forget_kept_parts() -> None:
+    """Empty the parts kept across versions (for tests and bench/render.py's baseline)."""
+    for part in (_player_line, _waiting_hand, _bar_start, _clock_words, _bar_end, _turn_words,
+                 _chain_tile):
+        part.cache_clear()

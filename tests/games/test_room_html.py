@@ -132,13 +132,6 @@ def test_a_frame_is_the_same_whether_or_not_other_seats_were_rendered_first(make
             assert re.sub(r'data-now="\d+"', "", together) == re.sub(r'data-now="\d+"', "", alone)
 
 
-def clear_kept_parts():
-    for part in (room_html._player_line, room_html._waiting_hand, room_html._bar_start,
-                 room_html._clock_words, room_html._bar_end, room_html._turn_words,
-                 room_html._chain_tile):
-        part.cache_clear()
-
-
 def test_parts_kept_across_versions_give_the_frames_built_afresh_in_either_language(make_user):
     # Players' lines, waiting hands, the bar's words and the turn line are kept across
     # versions and matches by what they show and the language: a frame built with them
@@ -153,7 +146,7 @@ def test_parts_kept_across_versions_give_the_frames_built_afresh_in_either_langu
         for language in ("ru", "en"):
             for seat in (0, 1, 2, None):
                 kept = snapshots.render(snapshot, seat, language, announce)
-                clear_kept_parts()
+                room_html.forget_kept_parts()
                 afresh = snapshots.render(snapshots.load(match.pk), seat, language, announce)
                 assert re.sub(r'data-now="\d+"', "", kept) == re.sub(r'data-now="\d+"', "", afresh)
                 seen[language].add(kept)
