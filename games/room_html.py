@@ -31,7 +31,7 @@ def tile(a: int, b: int, vertical: bool = False) -> str:
     return _tile(a, b, vertical, "")
 
 
-def room(context: dict, events=(), shared: dict | None = None) -> str:
+def room(context: dict, events=(), shared: dict | None = None, language: str | None = None) -> str:
     """The room frame: an htmx out-of-band swap of ``#room`` for ``context``'s seat.
 
     ``events`` are the announcement lines of what just happened.  ``shared`` keeps the
@@ -39,6 +39,7 @@ def room(context: dict, events=(), shared: dict | None = None) -> str:
     seat rendered from the same version in the same language.  Smaller parts that recur
     from version to version (the players' lines, a waiting hand, the bar's words, the
     turn line) are kept across versions by everything they show (``lru_cache``).
+    ``language`` is the active one (given when known: asking costs a context lookup).
     """
     c = context
     shared = {} if shared is None else shared
@@ -55,7 +56,7 @@ def room(context: dict, events=(), shared: dict | None = None) -> str:
         chain = _chain(c)
         if c["chain"]:  # an empty chain says whose lead it is: not the same for all
             shared["chain"] = chain
-    language = get_language()
+    language = language or get_language()
     parts += [_bar(c, language), _players(c, language), chain, _turn_line(c, language)]
     if not c["spectator"]:
         parts.append(_hand(c, language))

@@ -105,7 +105,7 @@ def render(snapshot: Snapshot, seat: int | None, language: str, announce, events
     with translation.override(language):
         context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
                                shared=shared)
-        return room_html.room(context, announce(events, context["names"]), shared)
+        return room_html.room(context, announce(events, context["names"]), shared, language)
 
 
 def score_table(snapshot: Snapshot, language: str) -> tuple[tuple, str]:
