@@ -102,3 +102,24 @@ def test_notices_published_at_once_go_together_in_their_order():
     versions, round_trips = asyncio.run(published_at_once())
     assert versions == list(range(BURST))
     assert round_trips <= 3
+
+
+async def published_one_by_one(count: int) -> tuple[list, int]:
+    sender, listener = configured_layer(), configured_layer()
+    channel = await listener.new_channel()
+    await listener.group_add("match-one-by-one", channel)
+    try:
+        for version in range(count):
+            await sender.group_send("match-one-by-one", {"type": "match.changed",
+                                                         "version": version})
+        received = await receive_all(listener, channel)
+        return [m["version"] for m in received], sender._get_layer()._shards[0].batches
+    finally:
+        await sender.flush()
+        await listener.flush()
+
+
+def test_notices_published_one_at_a_time_each_go_alone_in_their_order():
+    """At human pace a batch is one notice: sent as a plain PUBLISH, not a pipeline."""
+    versions, round_trips = asyncio.run(published_one_by_one(5))
+    assert versions == list(range(5)) and round_trips == 5
