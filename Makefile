@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench bench-ladder bench-load bench-statement migrate messages
+.PHONY: run test bench bench-ladder bench-load bench-statement bench-render migrate messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ bench-load: $(STAMP)
 # A move's statement on PostgreSQL (a kozel_bench_sql database, made afresh), against Django's cursor.
 bench-statement: $(STAMP)
 	$(PY) bench/move_statement.py
+
+# The game room's frames with the parts kept across versions, against them built afresh.
+bench-render: $(STAMP)
+	$(PY) bench/render.py
 
 # For translators: refresh locale/ru from the code and templates, then compile.
 # Needs gettext; the compiled .mo files are committed, so nothing else does.
