@@ -114,7 +114,9 @@ def _players(c: dict, language: str) -> str:
 # A move changes one or two players' lines (the mover's count, whose turn it is): the
 # others are the lines of the version before, so lines are kept across versions and
 # matches, by everything they show and the language (docs/performance.md, point 57).
-# Bounded: a few thousand lines cover every table of a busy process for seconds.
+# Bounded: a few thousand lines cover every table of a busy process for seconds, and all
+# the kept parts together stay under about 10 MB.  ``language`` is a part of the key
+# only: gettext reads the active language, which it is.
 @lru_cache(maxsize=8192)
 def _player_line(language: str, to_move_shown: bool, number: int, name: str, bot: bool,
                  tiles: int, score: int, remembered: int, opened: bool, turn: bool, goat: bool,
@@ -223,8 +225,9 @@ def _hand(c: dict, language: str) -> str:
 
 
 # A hand waiting for its turn changes only when its player plays or draws: it is kept
-# across versions, by its tiles and the language (bounded like the players' lines).
-@lru_cache(maxsize=4096)
+# across versions, by its tiles and the language (bounded like the players' lines; a
+# thousand players wait with at most 750 hands at once).
+@lru_cache(maxsize=2048)
 def _waiting_hand(language: str, tiles: tuple) -> str:
     return _hand_box(_unplayable(name, a, b) for name, a, b in tiles)
 
