@@ -78,21 +78,27 @@ def test_a_burst_of_notices_all_arrive():
     assert asyncio.run(burst_delivered()) == (0, BURST)
 
 
-async def published_at_once() -> tuple[list, int]:
-    """BURST notices published at the same moment by as many tasks of one process: the
-    versions another process receives, in its order, and the round trips the sender made."""
+async def published(group: str, publish_all) -> tuple[list, int]:
+    """``publish_all(publish)`` publishes notices by ``publish(version)`` from one process:
+    the versions another process receives, in its order, and the round trips the sender
+    made."""
     sender, listener = configured_layer(), configured_layer()
     channel = await listener.new_channel()
-    await listener.group_add("match-together", channel)
+    await listener.group_add(group, channel)
     try:
-        await asyncio.gather(*(
-            sender.group_send("match-together", {"type": "match.changed", "version": version})
-            for version in range(BURST)))
+        await publish_all(lambda version: sender.group_send(
+            group, {"type": "match.changed", "version": version}))
         received = await receive_all(listener, channel)
         return [m["version"] for m in received], sender._get_layer()._shards[0].batches
     finally:
         await sender.flush()
         await listener.flush()
+
+
+async def published_at_once() -> tuple[list, int]:
+    """BURST notices published at the same moment by as many tasks of one process."""
+    return await published("match-together", lambda publish: asyncio.gather(
+        *(publish(version) for version in range(BURST))))
 
 
 def test_notices_published_at_once_go_together_in_their_order():
@@ -105,18 +111,10 @@ def test_notices_published_at_once_go_together_in_their_order():
 
 
 async def published_one_by_one(count: int) -> tuple[list, int]:
-    sender, listener = configured_layer(), configured_layer()
-    channel = await listener.new_channel()
-    await listener.group_add("match-one-by-one", channel)
-    try:
+    async def each_after_the_last(publish):
         for version in range(count):
-            await sender.group_send("match-one-by-one", {"type": "match.changed",
-                                                         "version": version})
-        received = await receive_all(listener, channel)
-        return [m["version"] for m in received], sender._get_layer()._shards[0].batches
-    finally:
-        await sender.flush()
-        await listener.flush()
+            await publish(version)
+    return await published("match-one-by-one", each_after_the_last)
 
 
 def test_notices_published_one_at_a_time_each_go_alone_in_their_order():
