@@ -114,10 +114,11 @@ def _players(c: dict, language: str) -> str:
 # A move changes one or two players' lines (the mover's count, whose turn it is): the
 # others are the lines of the version before, so lines are kept across versions and
 # matches, by everything they show and the language (docs/performance.md, point 57).
-# Bounded: a few thousand lines cover every table of a busy process for seconds, and all
-# the kept parts together stay under about 10 MB.  ``language`` is a part of the key
-# only: gettext reads the active language, which it is.
-@lru_cache(maxsize=8192)
+# Bounded: a few thousand lines cover every table of a busy process for seconds (250
+# tables show 2,000 lines at a time), and all the kept parts together take about 9 MB
+# at the most.  ``language`` is a part of the key only: gettext reads the active
+# language, which it is.
+@lru_cache(maxsize=4096)
 def _player_line(language: str, to_move_shown: bool, number: int, name: str, bot: bool,
                  tiles: int, score: int, remembered: int, opened: bool, turn: bool, goat: bool,
                  rating_points: int | None, me: bool) -> str:
@@ -170,11 +171,12 @@ def _chain_tile(a: int, b: int, name: str) -> str:
 def _turn_line(c: dict, language: str) -> str:
     if not (c["status"] == "playing" and c.get("phase") == "play"):
         return ""
+    # (one's own turn does not name the player: one line for everybody's)
     return _turn_words(language, c["turn_mine"], c["spectator"], c.get("can_draw", False),
-                       c["turn_name"])
+                       "" if c["turn_mine"] else c["turn_name"])
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _turn_words(language: str, turn_mine: bool, spectator: bool, can_draw: bool,
                 turn_name: str) -> str:
     if turn_mine:
@@ -190,7 +192,8 @@ def _turn_words(language: str, turn_mine: bool, spectator: bool, can_draw: bool,
 
 def _hand(c: dict, language: str) -> str:
     if not c["turn_mine"]:
-        return _waiting_hand(language, tuple((t["name"], *t["halves"]) for t in c["hand"]))
+        return _hand_box(language, _waiting_tiles(tuple((t["name"], *t["halves"])
+                                                         for t in c["hand"])))
     version = c["version"]
     buttons = []
     for t in c["hand"]:
@@ -216,7 +219,7 @@ def _hand(c: dict, language: str) -> str:
                 f'<button type="button" class="hand-tile playable" data-tile="{name}" data-playable'
                 f""" ws-send hx-vals='{{"play": "{name}", {end}"version": {version}}}'>"""
                 f'{drawing}</button>')
-    out = _hand_box(buttons)
+    out = _hand_box(language, "".join(buttons))
     if c["can_draw"]:
         out += ('<div class="controls"><button type="button" class="button" data-action="draw"'
                 f""" ws-send hx-vals='{{"draw": true, "version": {version}}}'>"""
@@ -224,12 +227,12 @@ def _hand(c: dict, language: str) -> str:
     return out
 
 
-# A hand waiting for its turn changes only when its player plays or draws: it is kept
-# across versions, by its tiles and the language (bounded like the players' lines; a
-# thousand players wait with at most 750 hands at once).
-@lru_cache(maxsize=2048)
-def _waiting_hand(language: str, tiles: tuple) -> str:
-    return _hand_box(_unplayable(name, a, b) for name, a, b in tiles)
+# A hand waiting for its turn changes only when its player plays or draws: its tiles
+# are kept across versions (bounded like the players' lines: a thousand players wait
+# with at most 750 hands at once; and words apart, so that they are kept as ASCII).
+@lru_cache(maxsize=1024)
+def _waiting_tiles(tiles: tuple) -> str:
+    return "".join(_unplayable(name, a, b) for name, a, b in tiles)
 
 
 def _unplayable(name: str, a: int, b: int) -> str:
@@ -237,9 +240,13 @@ def _unplayable(name: str, a: int, b: int) -> str:
             f'{tile(a, b, True)}</button>')
 
 
-def _hand_box(buttons) -> str:
-    label = escape(_("Your tiles"))
-    return f'<div class="hand" data-hand aria-label="{label}">{"".join(buttons)}</div>'
+def _hand_box(language: str, buttons: str) -> str:
+    return f'<div class="hand" data-hand aria-label="{_hand_label(language)}">{buttons}</div>'
+
+
+@lru_cache(maxsize=8)
+def _hand_label(language: str) -> str:
+    return escape(_("Your tiles"))
 
 
 def _summary(c: dict) -> str:
@@ -311,6 +318,6 @@ def score_table(table_html: str, open_: bool) -> str:
 
 def forget_kept_parts() -> None:
     """Empty the parts kept across versions (for tests and bench/render.py's baseline)."""
-    for part in (_player_line, _waiting_hand, _bar_start, _clock_words, _bar_end, _turn_words,
-                 _chain_tile):
+    for part in (_player_line, _waiting_tiles, _hand_label, _bar_start, _clock_words, _bar_end,
+                 _turn_words, _chain_tile):
         part.cache_clear()
