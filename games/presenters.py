@@ -19,7 +19,7 @@ def tile_halves(name: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
-TILE_HALVES = {t.name: tile_halves(t.name) for t in rules.TILES}
+TILE_HALVES = {t.name: (t.low, t.high) for t in rules.TILES}  # tile_halves, looked up
 
 
 def seat_names(seats) -> dict[int, str]:
