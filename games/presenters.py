@@ -14,12 +14,13 @@ from games import rules
 from games.models import Match, MatchStatus, RoundScore
 
 
+_HALVES = {t.name: (t.low, t.high) for t in rules.TILES}
+
+
 def tile_halves(name: str) -> tuple[int, int]:
-    low, high = name.split("-")
-    return int(low), int(high)
-
-
-TILE_HALVES = {t.name: (t.low, t.high) for t in rules.TILES}  # tile_halves, looked up
+    """A tile's two values from its name: "2-5" -> (2, 5) (rooms ask for every tile shown,
+    so it is looked up rather than parsed)."""
+    return _HALVES[name]
 
 
 def seat_names(seats) -> dict[int, str]:
@@ -65,7 +66,7 @@ def room_context(match: Match, seat: int | None, *, state: rules.GameState | Non
         ends_for_tile = plays.get(name, [])
         # A choice of end only when the tile fits two ends that show different values.
         choose = len(ends_for_tile) == 2 and ends and ends[0] != ends[1]
-        hand.append({"name": name, "halves": TILE_HALVES[name], "playable": bool(ends_for_tile),
+        hand.append({"name": name, "halves": tile_halves(name), "playable": bool(ends_for_tile),
                      "choose_end": choose, "end": None if choose or not ends_for_tile
                      else (ends_for_tile[-1] or None)})
     order = list(range(public["seats"]))
