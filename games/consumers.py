@@ -129,6 +129,7 @@ class GameConsumer(LoopConsumer):
         self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
         self.sent_version = -1
         self.sent_table = None
+        self.prepared = None  # the snapshot of the move being committed, if made meanwhile
         found, private, seat = await database_call(self._who_am_i)()
         if not found:
             await self.close(code=CLOSE_NO_SUCH_GAME)
@@ -193,7 +194,7 @@ class GameConsumer(LoopConsumer):
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
             notices = await self.move(message, version)
-            self.snapshots.prime(notices)
+            self.snapshots.prime(notices, self.prepared)
             await self.show_own_move(notices)
             if self.hub is not None:  # the other rooms here: at once, not via Redis
                 self.hub.show_here(notices)
@@ -232,7 +233,9 @@ class GameConsumer(LoopConsumer):
         The match as this process last showed it is passed along: a move on it may be
         written without reading the match first (games.services.act_on_known); on
         PostgreSQL that is one statement, made on the event loop itself when it needs no
-        lock another transaction holds (games/loopdb.py, ``run_now``)."""
+        lock another transaction holds (games/loopdb.py, ``run_now``), and the frames of
+        this process's rooms are rendered while PostgreSQL answers (``prepare_frames``)."""
+        self.prepared = None
         known = self.snapshots.latest.get(self.match_id)
         if known is not None and conditional_moves_on_loop():
             try:
@@ -246,15 +249,28 @@ class GameConsumer(LoopConsumer):
                 notices = None
             if notices is not None:
                 return notices
-            known = None  # that move takes the locked way
+            known = self.prepared = None  # that move takes the locked way
         return await write_call(self._act, message, version, known)
 
     def _act_on_known(self, message, version, known):
         with notify.collected() as notices:
             if services.act_on_known(known.match, known.state, self.user, message, version,
-                                     nowait=True) is None:
+                                     nowait=True, meanwhile=self.prepare_frames) is None:
                 return None
         return notices
+
+    def prepare_frames(self, match, state, round_scores, events):
+        """While the move commits: the frames of the match's rooms in this process, the
+        mover's first, rendered from the snapshot the move will have.  That snapshot is
+        kept, and its frames sent, only once the move has committed (``prime``)."""
+        snapshot = self.snapshots.prepared(match, state, round_scores)
+        if snapshot is None:
+            return
+        public = notify.public_events(events)
+        others = self.hub.rooms.get(self.match_id, ()) if self.hub is not None else ()
+        for room in (self, *(c for c in others if c is not self)):
+            snapshots.prepare_frame(snapshot, room.seat, room.language, announce, public)
+        self.prepared = snapshot
 
     def _act(self, message, version, known):
         with notify.collected() as notices:

@@ -24,6 +24,7 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
+from games import pgmeanwhile
 from games.models import Match, MatchStatus, Move, RoundScore
 
 
@@ -46,19 +47,32 @@ def _cursor(db, read: bool):
     (server-side binding): Django's cursor writes them into the statement's text, so the
     match's rules state, a kilobyte of JSON, was escaped here and parsed back there as
     SQL (bench/move_statement.py: a tenth less of this process's CPU per statement)."""
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    db.validate_thread_sharing()
-    db.validate_no_broken_transaction()
+    _ready(db)
     if db.vendor == "sqlite":
         return db.connection.cursor()
     return db.create_cursor() if read else psycopg.Cursor(db.connection)
 
 
-def _execute(db, sql: str, params, fetch_one: bool = False):
+def _ready(db) -> None:
+    """``db``'s connection opened if need be, with the checks of ``db.cursor()``."""
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    db.validate_no_broken_transaction()
+
+
+def _execute(db, sql: str, params, fetch_one: bool = False, meanwhile=None):
     """Run one statement; its one row if ``fetch_one`` (a read), else the number of rows
-    it changed.  A failure raises Django's error."""
+    it changed.  A failure raises Django's error.  ``meanwhile()``, if given, is called
+    while PostgreSQL answers a write in a transaction of its own (games/pgmeanwhile.py),
+    else before the statement is sent."""
     with db.wrap_database_errors:
+        if meanwhile is not None:
+            _ready(db)
+            if db.vendor == "postgresql" and not fetch_one \
+                    and pgmeanwhile.can_overlap(db.connection):
+                return pgmeanwhile.rowcount_meanwhile(db.connection, sql, params, meanwhile)
+            pgmeanwhile.aside(meanwhile)
         cursor = _cursor(db, read=fetch_one)
         try:
             cursor.execute(sql, params)
@@ -217,7 +231,8 @@ def _update_then_insert(fields: tuple[str, ...], nowait: bool, moves: int,
 
 
 def save_moves_if_at(match: Match, fields: tuple[str, ...], version: int, moves: list[Move],
-                     round_scores: list[RoundScore] = (), nowait: bool = False) -> bool:
+                     round_scores: list[RoundScore] = (), nowait: bool = False,
+                     meanwhile=None) -> bool:
     """Save these fields of ``match``, append ``moves`` to its log and ``round_scores`` to
     its score table, in one transaction of their own -- if the match row is still at
     ``version`` and being played; returns whether it was (nothing is written otherwise).
@@ -229,12 +244,17 @@ def save_moves_if_at(match: Match, fields: tuple[str, ...], version: int, moves:
     with ``nowait`` the statement fails at once instead (``is_lock_refused``), having
     written nothing.  On SQLite (which has no such statement, and no round trips) it is an
     update on that condition and the inserts, in a transaction that takes the write lock
-    as it begins."""
+    as it begins.
+
+    ``meanwhile()``, if given, is called while PostgreSQL answers (before the writes, on
+    SQLite): what it prepares must be used only if this returns True."""
     db = _db()
     if db.vendor != "postgresql":
+        if meanwhile is not None:
+            pgmeanwhile.aside(meanwhile)
         return _save_moves_if_at_in_steps(db, match, fields, version, moves, round_scores)
     statement = moves_if_at_statement(match, fields, version, moves, round_scores, nowait)
-    return _execute(db, *statement) == len(moves)
+    return _execute(db, *statement, meanwhile=meanwhile) == len(moves)
 
 
 def moves_if_at_statement(match: Match, fields: tuple[str, ...], version: int,

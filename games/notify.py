@@ -105,9 +105,15 @@ def after_commit(group: str, message: dict, committed: tuple | None = None) -> N
 def match_changed(match_id: int, version: int, events: list[dict], committed=None) -> None:
     """Tell the match's group it is at ``version``; ``committed``, (match, state, round
     scores written) as saved, stays in this process."""
-    public = [{k: v for k, v in e.items() if k != "hands"} for e in events]
     after_commit(match_group(match_id), {"type": "match.changed", "match": match_id,
-                                         "version": version, "events": public}, committed)
+                                         "version": version, "events": public_events(events)},
+                 committed)
+
+
+def public_events(events: list[dict]) -> list[dict]:
+    """The events as the match's group hears them: a round's end without the hands left
+    in play (the rooms show those from the match's state)."""
+    return [{k: v for k, v in e.items() if k != "hands"} for e in events]
 
 
 def lobby_changed() -> None:

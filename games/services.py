@@ -216,7 +216,7 @@ def _checked_move(match: Match, state: rules.GameState | None, user, message, ve
 
 
 def act_on_known(known: Match, known_state: rules.GameState | None, user, message, version,
-                 nowait: bool = False) -> int | None:
+                 nowait: bool = False, meanwhile=None) -> int | None:
     """The move, written on condition that the match is still at the version it was
     checked on (in one statement on PostgreSQL: ``movesql.save_moves_if_at``); None
     when it must take the locked path instead.
@@ -231,6 +231,10 @@ def act_on_known(known: Match, known_state: rules.GameState | None, user, messag
     version, a refusal, the game's end, a row changed meanwhile -- goes the locked way,
     which decides it afresh, so a player's refusal always comes from there.  With
     ``nowait``, a row another transaction holds is not waited for: None at once.
+
+    ``meanwhile(match, state, round_scores, events)``, if given, is called with what the
+    move is about to commit while the database answers (games/pgmeanwhile.py): what it
+    prepares from them may be shown only once this has returned the new version.
     """
     if known_state is None or known.version != version or known.status != MatchStatus.PLAYING:
         return None
@@ -253,8 +257,11 @@ def act_on_known(known: Match, known_state: rules.GameState | None, user, messag
         match.deadline = timezone.now() + _time_for(match, state)
         changes += ("deadline",)
     round_scores = _round_scores(match, events)
+    prepare = None if meanwhile is None else (lambda: meanwhile(match, state, round_scores,
+                                                                events))
     try:
-        if not movesql.save_moves_if_at(match, changes, version, moves, round_scores, nowait):
+        if not movesql.save_moves_if_at(match, changes, version, moves, round_scores, nowait,
+                                        prepare):
             return None
     except OperationalError as error:
         if nowait and movesql.is_lock_refused(error):

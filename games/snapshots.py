@@ -44,6 +44,9 @@ class Snapshot:
     round_tables: dict = field(default_factory=dict)
     # What every seat's frame of this version shows alike, per language (room_html.room).
     parts: dict = field(default_factory=dict)
+    # Frames rendered before they were asked for (``prepare_frame``), each taken once:
+    # (seat, language) -> (events, frame).
+    frames: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -100,7 +103,26 @@ def _primed(previous: Snapshot | None, match: Match, state: rules.GameState | No
 
 
 def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
-    """The room frame of ``seat`` (None: a spectator); no database access."""
+    """The room frame of ``seat`` (None: a spectator); no database access.  A frame
+    prepared for the same seat, language and events is taken instead of rendered."""
+    prepared = snapshot.frames.pop((seat, language), None)
+    if prepared is not None and prepared[0] == events:
+        return prepared[1]
+    return _rendered(snapshot, seat, language, announce, events)
+
+
+def prepare_frame(snapshot: Snapshot, seat: int | None, language: str, announce,
+                  events) -> None:
+    """Render the frame ``render`` will be asked for, ahead of time: while the change it
+    shows is being committed (games/pgmeanwhile.py).  The snapshot is not kept, and so
+    its frames are not sent, unless the change commits (``Snapshots.prime``)."""
+    if (seat, language) not in snapshot.frames:
+        snapshot.frames[(seat, language)] = (
+            events, _rendered(snapshot, seat, language, announce, events))
+    score_table(snapshot, language)
+
+
+def _rendered(snapshot: Snapshot, seat: int | None, language: str, announce, events) -> str:
     shared = snapshot.parts.setdefault(language, {})
     with translation.override(language):
         context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
@@ -179,15 +201,24 @@ class Snapshots:
             # That load began before the change committed: load again.
         return await self.fresh(match_id)
 
-    def prime(self, notices) -> None:
+    def prime(self, notices, prepared: Snapshot | None = None) -> None:
         """Keep the snapshots of changes this process has just committed (the notices'
         match, state and round scores, as saved), so that answering their notices reads
-        nothing back."""
+        nothing back.  ``prepared`` is the snapshot of one of them made while it was
+        being committed (``prepared``), with the frames made then: kept as it is."""
         for notice in notices:
             if notice.committed is not None:
-                primed = _primed(self.latest.get(notice.committed[0].pk), *notice.committed)
+                match = notice.committed[0]
+                primed = prepared if prepared is not None and prepared.match is match \
+                    else _primed(self.latest.get(match.pk), *notice.committed)
                 if primed is not None:
                     self._keep(primed.match.pk, primed)
+
+    def prepared(self, match: Match, state: rules.GameState, round_scores: list
+                 ) -> Snapshot | None:
+        """The snapshot a change about to be committed will have (as ``prime`` makes
+        it), not kept: for rendering its frames while it commits (``prepare_frame``)."""
+        return _primed(self.latest.get(match.pk), match, state, round_scores)
 
     def _keep(self, match_id: int, snapshot: Snapshot | None) -> None:
         if snapshot is None or match_id not in self.watchers:

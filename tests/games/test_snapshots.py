@@ -1,6 +1,7 @@
 """games/snapshots.py: what a process shows after its own change without reading it back
 is what reading it back gives, at every version of whole games."""
 
+import copy
 import re
 
 import pytest
@@ -107,3 +108,87 @@ def test_a_load_after_another_process_changed_the_match_reads_only_what_can_have
         assert snapshots.score_table(following, "ru") == snapshots.score_table(loaded, "ru")
         previous, compared = following, compared + 1
     assert match.status == MatchStatus.FINISHED and deals >= 2 and compared > 20
+
+
+def test_frames_prepared_while_a_move_commits_are_the_frames_of_the_committed_version(
+        make_user, django_capture_on_commit_callbacks):
+    """The game room renders its process's frames of a move while PostgreSQL answers it
+    (games.consumers.GameConsumer.prepare_frames): at every move of a whole game, each
+    seat's and a spectator's prepared frame, in both languages, is what it sends once the
+    move has committed, and is the frame rendered from the version read back; a move
+    that is not written leaves no snapshot and no frame behind."""
+    people = [make_user(f"заранее{n}") for n in range(4)]
+    match = services.create_request(people[0], players=4)
+    for person in people[1:]:
+        services.join_request(person, match.pk)
+    kept = snapshots.Snapshots()
+    kept.watch(match.pk)
+    kept._keep(match.pk, snapshots.load(match.pk))
+    rooms = [(seat, language) for seat in (0, 1, 2, 3, None) for language in ("ru", "en")]
+    compared = not_written = 0
+    for _step in range(3000):
+        match.refresh_from_db()
+        if match.status != MatchStatus.PLAYING:
+            break
+        state = state_of(match)
+        if state.phase != rules.PLAYING:
+            with django_capture_on_commit_callbacks(execute=True):
+                services.run_due(match.pk, now=match.deadline)  # the next deal
+            kept._keep(match.pk, snapshots.load(match.pk, kept.latest[match.pk]))
+            continue
+        shown, prepared = kept.latest[match.pk], []
+
+        def prepare(committing, new_state, round_scores, events):
+            snapshot = kept.prepared(committing, new_state, round_scores)
+            for seat, language in rooms:
+                snapshots.prepare_frame(snapshot, seat, language, announce,
+                                        notify.public_events(events))
+            prepared.append(snapshot)
+
+        message = human_move(match, state.turn)
+        if _step % 7 == 3:  # the room's version is behind: nothing is written
+            stale = copy.copy(shown.match)
+            stale.version -= 1
+            assert services.act_on_known(stale, shown.state, people[state.turn], message,
+                                         stale.version, meanwhile=prepare) is None
+            assert prepared and kept.latest[match.pk] is shown  # made, never kept
+            prepared.clear()
+            not_written += 1
+        with notify.collected() as notices, django_capture_on_commit_callbacks(execute=True):
+            moved = services.act_on_known(shown.match, shown.state, people[state.turn],
+                                          message, shown.version, meanwhile=prepare)
+        if moved is None:  # the game's end: the locked way, read afresh
+            assert not prepared  # nothing sent to the database, nothing made
+            services.act(match.pk, people[state.turn], message, match.version)
+            assert kept.latest[match.pk] is shown
+            continue
+        kept.prime(notices, prepared[0])
+        snapshot = kept.latest[match.pk]
+        assert snapshot is prepared[0] and snapshot.version == moved
+        loaded = snapshots.load(match.pk)
+        events = notices[-1].message["events"]
+        for seat, language in rooms:
+            made = snapshot.frames[(seat, language)][1]
+            sent = snapshots.render(snapshot, seat, language, announce, events)
+            assert sent is made  # taken, not rendered again
+            assert without_now(sent) == without_now(
+                snapshots.render(loaded, seat, language, announce, events))
+            assert snapshots.score_table(snapshot, language) == \
+                snapshots.score_table(loaded, language)
+        assert not snapshot.frames  # each taken once
+        compared += 1
+    assert match.status == MatchStatus.FINISHED
+    assert compared > 20 and not_written > 2
+
+
+def test_a_prepared_frame_is_taken_only_for_the_events_it_was_made_with(make_user):
+    people = [make_user(f"события{n}") for n in range(2)]
+    match = services.create_request(people[0], players=2)
+    services.join_request(people[1], match.pk)
+    snapshot = snapshots.load(match.pk)
+    said = [{"type": "knocked", "seat": 1, "auto": True}]
+    snapshots.prepare_frame(snapshot, 0, "en", announce, said)
+    made = snapshot.frames[(0, "en")][1]
+    assert "knocks" in made
+    other = snapshots.render(snapshot, 0, "en", announce, ())  # a catch-up, say: no events
+    assert "knocks" not in other and not snapshot.frames
