@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench bench-ladder bench-load bench-statement bench-render migrate messages
+.PHONY: run test bench bench-ladder bench-load bench-statement bench-render bench-meanwhile migrate messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ bench-statement: $(STAMP)
 # The game room's frames with the parts kept across versions, against them built afresh.
 bench-render: $(STAMP)
 	$(PY) bench/render.py
+
+# A move's statement and its four frames: rendered while PostgreSQL answers, against after.
+bench-meanwhile: $(STAMP)
+	$(PY) bench/meanwhile.py
 
 # For translators: refresh locale/ru from the code and templates, then compile.
 # Needs gettext; the compiled .mo files are committed, so nothing else does.
