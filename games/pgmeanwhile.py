@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import lru_cache
 from typing import Callable
 
 import psycopg
@@ -35,6 +36,7 @@ def aside(meanwhile: Callable[[], None]) -> None:
         log.exception("work done while a statement was answered failed")
 
 
+@lru_cache(maxsize=256)  # the moves' statements are a handful of texts (games/movesql.py)
 def numbered(sql: str) -> str:
     """``sql`` with psycopg's ``%s`` placeholders as libpq's ``$1, $2, ...``.  Only for
     statements of our own making, which have no other ``%``."""

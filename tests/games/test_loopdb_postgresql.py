@@ -50,9 +50,11 @@ def a_started_game(make_user):
 
 
 def move_on_loop(shown, person, message):
-    """What the game room does on the loop (games.consumers.GameConsumer.move)."""
+    """What the game room does on the loop (games.consumers.GameConsumer.move): the
+    statement sent, work done while PostgreSQL answers (games/pgmeanwhile.py), the
+    answer read."""
     return loopdb.run_now(services.act_on_known, shown.match, shown.state, person, message,
-                          shown.version, True)
+                          shown.version, True, lambda *committing: None)
 
 
 def raw_connection():
