@@ -194,7 +194,9 @@ class GameConsumer(LoopConsumer):
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
             notices = await self.move(message, version)
-            self.snapshots.prime(notices, self.prepared)
+            # Not kept here after: a thousand rooms would each hold an old snapshot.
+            prepared, self.prepared = self.prepared, None
+            self.snapshots.prime(notices, prepared)
             await self.show_own_move(notices)
             if self.hub is not None:  # the other rooms here: at once, not via Redis
                 self.hub.show_here(notices)
