@@ -58,7 +58,8 @@ def test_the_work_is_done_while_the_server_answers(make_user):
                                              [PAUSE, match.version + 1, match.pk], meanwhile)
     took = time.monotonic() - began
     assert changed == 1
-    assert seen["busy"] and seen["after"] < PAUSE / 2 <= PAUSE <= took
+    assert seen["busy"] and seen["after"] < PAUSE / 2  # long before the answer
+    assert took >= PAUSE
     assert Match.objects.get(pk=match.pk).version == match.version + 1  # committed
 
 
