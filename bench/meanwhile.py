@@ -9,7 +9,7 @@ statement on one four-player match of a fresh database and render the four seats
 frames of versions of random four-player games (bench/render.py's, kept parts and all,
 as a server renders them); one renders them once the statement has been sent, the other
 after its answer.  They run in alternating slices of equal time, so a noisy machine
-slows both alike.  Prints, for each, the time from sending the statement to having its
+slows both alike (bench/move_statement.py's way of alternating).  Prints, for each, the time from sending the statement to having its
 answer and the four frames (p50, p95), and this process's CPU per move.
 
     .venv/bin/python bench/meanwhile.py [--seconds 10]
@@ -24,37 +24,12 @@ import os
 import pathlib
 import random
 import sys
-import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import move_statement  # noqa: E402  (bench/, beside this file)
 import render  # noqa: E402
-
-SLICE = 0.5  # seconds of one side before the other's turn
-
-
-class Side:
-    def __init__(self, name: str, move) -> None:
-        self.name, self.move = name, move
-        self.times: list[float] = []
-        self.cpu = 0.0
-
-    def run_for(self, seconds: float, next_move) -> None:
-        until = time.perf_counter() + seconds
-        while time.perf_counter() < until:
-            args = next_move()
-            cpu, began = time.process_time(), time.perf_counter()
-            assert self.move(*args), "the condition held"
-            self.times.append(time.perf_counter() - began)
-            self.cpu += time.process_time() - cpu
-
-    def report(self) -> dict:
-        times = sorted(self.times)
-        count = len(times)
-        return {"side": self.name, "moves": count, "p50_ms": 1000 * times[count // 2],
-                "p95_ms": 1000 * times[int(count * 0.95)], "cpu_us": 1e6 * self.cpu / count}
 
 
 def main() -> None:
@@ -107,22 +82,12 @@ def main() -> None:
         four_frames(snapshot)
         return written
 
-    sides = [Side("frames while PostgreSQL answers", meanwhile),
-             Side("frames after the answer", after)]
-    for side in sides:  # warm both up: the connection, the statement, the kept parts
-        side.run_for(0.5, next_move)
-        side.times.clear()
-        side.cpu = 0.0
-    spent = 0.0
-    while spent < args.seconds:
-        for side in sides:
-            side.run_for(SLICE, next_move)
-        spent += SLICE
-
+    reports = move_statement.alternate(
+        [move_statement.Side("frames while PostgreSQL answers", meanwhile),
+         move_statement.Side("frames after the answer", after)], args.seconds, next_move)
     print(f"a move's statement and its four frames, {args.seconds:g} s each, alternating")
-    reports = [side.report() for side in sides]
     for r in reports:
-        print(f"  {r['side']:32s} {r['moves']:6d} moves  sent -> answered and rendered: "
+        print(f"  {r['side']:32s} {r['statements']:6d} moves  sent -> answered and rendered: "
               f"p50 {r['p50_ms']:.3f} ms, p95 {r['p95_ms']:.3f} ms;  CPU here {r['cpu_us']:.0f} us")
     ours, baseline = reports
     print(f"  meanwhile / after: p50 {ours['p50_ms'] / baseline['p50_ms']:.2f}x, "

@@ -60,9 +60,9 @@ class Side:
     def run_for(self, seconds: float, next_move) -> None:
         until = time.perf_counter() + seconds
         while time.perf_counter() < until:
-            match, version, move = next_move()
+            move = next_move()
             cpu, began = time.process_time(), time.perf_counter()
-            assert self.send(match, version, move), "the condition held"
+            assert self.send(*move), "the condition held"
             self.round_trips.append(time.perf_counter() - began)
             self.cpu += time.process_time() - cpu
 
@@ -72,6 +72,21 @@ class Side:
         return {"side": self.name, "statements": count,
                 "p50_ms": 1000 * times[count // 2], "p95_ms": 1000 * times[int(count * 0.95)],
                 "cpu_us": 1e6 * self.cpu / count}
+
+
+def alternate(sides: list[Side], seconds: float, next_move) -> list[dict]:
+    """Warm every side up, then run them in turn, a slice each, for ``seconds`` each;
+    their reports."""
+    for side in sides:  # the connection, the statement's text, the caches
+        side.run_for(0.5, next_move)
+        side.round_trips.clear()
+        side.cpu = 0.0
+    spent = 0.0
+    while spent < seconds:
+        for side in sides:
+            side.run_for(SLICE, next_move)
+        spent += SLICE
+    return [side.report() for side in sides]
 
 
 def main() -> None:
@@ -121,20 +136,10 @@ def main() -> None:
             finally:
                 cursor.close()
 
-    sides = [Side("site (server-side binding)", site),
-             Side("Django's cursor (client-side binding)", djangos_cursor)]
-    for side in sides:  # warm both up: the connection, the statement's text, the caches
-        side.run_for(0.5, next_move)
-        side.round_trips.clear()
-        side.cpu = 0.0
-    spent = 0.0
-    while spent < args.seconds:
-        for side in sides:
-            side.run_for(SLICE, next_move)
-        spent += SLICE
-
+    reports = alternate([Side("site (server-side binding)", site),
+                         Side("Django's cursor (client-side binding)", djangos_cursor)],
+                        args.seconds, next_move)
     print(f"a move's statement on PostgreSQL, {args.seconds:g} s each, alternating")
-    reports = [side.report() for side in sides]
     for r in reports:
         print(f"  {r['side']:40s} {r['statements']:6d} statements  round trip p50 "
               f"{r['p50_ms']:.3f} ms, p95 {r['p95_ms']:.3f} ms;  CPU here {r['cpu_us']:.0f} us")
