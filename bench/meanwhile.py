@@ -8,9 +8,10 @@ version; the loop waited for the answer doing nothing.  Both sides here write th
 statement on one four-player match of a fresh database and render the four seats'
 frames of versions of random four-player games (bench/render.py's, kept parts and all,
 as a server renders them); one renders them once the statement has been sent, the other
-after its answer.  They run in alternating slices of equal time, so a noisy machine
-slows both alike (bench/move_statement.py's way of alternating).  Prints, for each, the time from sending the statement to having its
-answer and the four frames (p50, p95), and this process's CPU per move.
+after its answer.  They run in alternating slices of equal time, as bench/move_statement.py
+runs its sides, so a noisy machine slows both alike.  Prints, for each, the time from
+sending the statement to having its answer and the four frames (p50, p95), and this
+process's CPU per move.
 
     .venv/bin/python bench/meanwhile.py [--seconds 10]
         [--database-url postgres://postgres@127.0.0.1:5432/kozel_bench_sql]
@@ -18,9 +19,7 @@ answer and the four frames (p50, p95), and this process's CPU per move.
 
 from __future__ import annotations
 
-import argparse
 import copy
-import os
 import pathlib
 import random
 import sys
@@ -33,26 +32,14 @@ import render  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10, help="per side")
-    parser.add_argument("--database-url",
-                        default="postgres://postgres@127.0.0.1:5432/kozel_bench_sql")
-    args = parser.parse_args()
-
-    move_statement.fresh_database(args.database_url)
-    os.environ.update(DJANGO_SETTINGS_MODULE="kozel_site.settings",
-                      DATABASE_URL=args.database_url, DB_CONN_MAX_AGE="600")
-    os.environ.pop("REDIS_URL", None)
-    import django
-    django.setup()
-    from django.core.management import call_command
+    args = move_statement.arguments(__doc__)
+    move_statement.django_on_a_fresh_database(args.database_url)
     from django.db import connection
 
     from games import movesql, snapshots
     from games.consumers import announce
     from games.models import Move, MoveKind
 
-    call_command("migrate", "--noinput", verbosity=0)
     match = move_statement.started_match()
     fields = ("version", "state", "deadline")
     at = {"version": match.version}

@@ -89,26 +89,36 @@ def alternate(sides: list[Side], seconds: float, next_move) -> list[dict]:
     return [side.report() for side in sides]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(doc: str):
+    """``--seconds`` and ``--database-url``, the options of this bench and of those that
+    share its setup (bench/meanwhile.py)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10, help="per side")
     parser.add_argument("--database-url",
                         default="postgres://postgres@127.0.0.1:5432/kozel_bench_sql")
-    args = parser.parse_args()
+    return parser.parse_args()
 
-    fresh_database(args.database_url)
+
+def django_on_a_fresh_database(url: str) -> None:
+    """The site's settings on ``url``'s database, made afresh and migrated."""
+    fresh_database(url)
     os.environ.update(DJANGO_SETTINGS_MODULE="kozel_site.settings",
-                      DATABASE_URL=args.database_url, DB_CONN_MAX_AGE="600")
+                      DATABASE_URL=url, DB_CONN_MAX_AGE="600")
     os.environ.pop("REDIS_URL", None)
     import django
     django.setup()
     from django.core.management import call_command
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+def main() -> None:
+    args = arguments(__doc__)
+    django_on_a_fresh_database(args.database_url)
     from django.db import connection
 
     from games import movesql
     from games.models import Move, MoveKind
 
-    call_command("migrate", "--noinput", verbosity=0)
     match = started_match()
     fields = ("version", "state", "deadline")
     at = {"version": match.version}
