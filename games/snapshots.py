@@ -205,7 +205,7 @@ class Snapshots:
         """Keep the snapshots of changes this process has just committed (the notices'
         match, state and round scores, as saved), so that answering their notices reads
         nothing back.  ``prepared`` is the snapshot of one of them made while it was
-        being committed (``prepared``), with the frames made then: kept as it is."""
+        being committed (by the method below), with the frames made then: kept as it is."""
         for notice in notices:
             if notice.committed is not None:
                 match = notice.committed[0]
