@@ -151,7 +151,9 @@ def test_frames_prepared_while_a_move_commits_are_the_frames_of_the_committed_ve
             stale.version -= 1
             assert services.act_on_known(stale, shown.state, people[state.turn], message,
                                          stale.version, meanwhile=prepare) is None
-            assert prepared and kept.latest[match.pk] is shown  # made, never kept
+            # Made while the statement was out (unless the move would end the game: no
+            # statement then), and never kept.
+            assert kept.latest[match.pk] is shown
             prepared.clear()
             not_written += 1
         with notify.collected() as notices, django_capture_on_commit_callbacks(execute=True):
