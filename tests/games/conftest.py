@@ -2,7 +2,7 @@
 
 import pytest
 
-from games import rules
+from games import rules, services
 
 
 @pytest.fixture(autouse=True)
@@ -27,3 +27,13 @@ def human_move(match, seat, player=None):
     message = action.to_json()
     del message["seat"]
     return message
+
+
+def a_game(make_user, players):
+    """A started game of ``players`` new accounts, and its players by seat."""
+    people = [make_user(f"player{n}") for n in range(players)]
+    match = services.create_request(people[0], players=players, turn_seconds=30)
+    for person in people[1:]:
+        services.join_request(person, match.pk)
+    match.refresh_from_db()
+    return match, dict(enumerate(people))

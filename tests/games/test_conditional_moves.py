@@ -22,7 +22,7 @@ from games import movesql, notify, records, rules, services, snapshots
 from games.models import Match, MatchStatus, Move, RoundScore
 from games.services import PlayError
 
-from .conftest import human_move, state_of
+from .conftest import a_game, human_move, state_of
 
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="row locks and NOWAIT are PostgreSQL's")
@@ -129,15 +129,6 @@ def test_refusals_on_a_known_version_are_the_locked_paths(make_user):
                          known=shown)
     match.refresh_from_db()
     assert match.version == shown.version and match.state == shown.match.state
-
-
-def a_game(make_user, players):
-    people = [make_user(f"player{n}") for n in range(players)]
-    match = services.create_request(people[0], players=players, turn_seconds=30)
-    for person in people[1:]:
-        services.join_request(person, match.pk)
-    match.refresh_from_db()
-    return match, dict(enumerate(people))
 
 
 @pytest.mark.django_db

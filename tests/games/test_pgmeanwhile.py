@@ -7,8 +7,10 @@ import time
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
-from games import movesql, pgmeanwhile, services
+from games import movesql, pgmeanwhile
 from games.models import Match, Move
+
+from .conftest import a_game
 
 PAUSE = 0.3  # seconds the server takes over a statement that sleeps first
 
@@ -25,11 +27,7 @@ postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql",
 
 
 def a_started_match(make_user) -> Match:
-    people = [make_user(f"пока{n}") for n in range(2)]
-    match = services.create_request(people[0], players=2)
-    services.join_request(people[1], match.pk)
-    match.refresh_from_db()
-    return match
+    return a_game(make_user, 2)[0]
 
 
 def raw():

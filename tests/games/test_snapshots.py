@@ -10,7 +10,7 @@ from games import notify, rules, services, snapshots
 from games.consumers import announce
 from games.models import MatchStatus
 
-from .conftest import human_move, state_of
+from .conftest import a_game, human_move, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -117,10 +117,7 @@ def test_frames_prepared_while_a_move_commits_are_the_frames_of_the_committed_ve
     seat's and a spectator's prepared frame, in both languages, is what it sends once the
     move has committed, and is the frame rendered from the version read back; a move
     that is not written leaves no snapshot and no frame behind."""
-    people = [make_user(f"заранее{n}") for n in range(4)]
-    match = services.create_request(people[0], players=4)
-    for person in people[1:]:
-        services.join_request(person, match.pk)
+    match, people = a_game(make_user, 4)
     kept = snapshots.Snapshots()
     kept.watch(match.pk)
     kept._keep(match.pk, snapshots.load(match.pk))
@@ -184,9 +181,7 @@ def test_frames_prepared_while_a_move_commits_are_the_frames_of_the_committed_ve
 
 
 def test_a_prepared_frame_is_taken_only_for_the_events_it_was_made_with(make_user):
-    people = [make_user(f"события{n}") for n in range(2)]
-    match = services.create_request(people[0], players=2)
-    services.join_request(people[1], match.pk)
+    match, _people = a_game(make_user, 2)
     snapshot = snapshots.load(match.pk)
     said = [{"type": "knocked", "seat": 1, "auto": True}]
     snapshots.prepare_frame(snapshot, 0, "en", announce, said)
