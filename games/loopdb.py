@@ -16,7 +16,8 @@ the write lock (an HTTP request on Django's thread), the handler sleeps 1, 2, 5,
 ms at a time, and the whole server would stop with it.  So the loop's connection has no
 busy timeout: a write that finds the database locked fails at once, before it changed
 anything, and is tried again after giving the loop back for a moment, until the usual
-timeout has passed.
+timeout has passed.  Nor does the loop's connection run SQLite's checkpoints, which
+wait for the disk: a thread of the process does (games/walcheckpoint.py).
 
 On PostgreSQL a move on the version its room showed is one statement, one round trip to
 the server (games/movesql.py, ``save_moves_if_at``), which took longer on a database
@@ -33,13 +34,20 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+import weakref
 from contextlib import contextmanager, suppress
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
 
+from games import walcheckpoint
+
 FIRST_PAUSE = 0.0002  # seconds; doubled after every try, up to LONGEST_PAUSE
 LONGEST_PAUSE = 0.005
+
+# The loop's SQLite connection of each database wrapper, once its checkpoints are left to
+# a thread (games/walcheckpoint.py); a new connection (after an error) is handed over anew.
+_handed_over: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 async def run(function, *args):
@@ -93,9 +101,7 @@ def is_locked(error: Exception) -> bool:
 def _no_busy_wait(timeout: float):
     """While inside, this thread's connection fails at once on a lock, not sleeping in
     SQLite's busy handler; outside, it waits as every connection does."""
-    db = connections[DEFAULT_DB_ALIAS]
-    db.ensure_connection()
-    raw = db.connection
+    raw = _the_loops_connection()
     raw.execute("PRAGMA busy_timeout = 0")
     try:
         yield
@@ -104,6 +110,18 @@ def _no_busy_wait(timeout: float):
         # anyway (and only ever used here with the loop running).
         with suppress(sqlite3.Error):
             raw.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+
+
+def _the_loops_connection() -> sqlite3.Connection:
+    """This thread's SQLite connection, opened if need be.  It never checkpoints: a
+    checkpoint waits for the disk, and the loop would wait with it (games/walcheckpoint.py)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    db.ensure_connection()
+    raw = db.connection
+    if _handed_over.get(db) is not raw:
+        walcheckpoint.take_over(raw, db.settings_dict["NAME"])
+        _handed_over[db] = raw
+    return raw
 
 
 @contextmanager
