@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench bench-ladder bench-load bench-statement bench-render bench-meanwhile migrate messages
+.PHONY: run test bench bench-ladder bench-load bench-statement bench-render bench-meanwhile bench-checkpoints migrate messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ bench-render: $(STAMP)
 # A move's statement and its four frames: rendered while PostgreSQL answers, against after.
 bench-meanwhile: $(STAMP)
 	$(PY) bench/meanwhile.py
+
+# A move's commit on the embedded SQLite database: checkpoints on a thread, against the writer's own.
+bench-checkpoints: $(STAMP)
+	$(PY) bench/checkpoints.py
 
 # For translators: refresh locale/ru from the code and templates, then compile.
 # Needs gettext; the compiled .mo files are committed, so nothing else does.
