@@ -6,15 +6,15 @@ On the embedded site the event loop writes the moves (games/loopdb.py) and waits
 every commit; a commit that takes the write-ahead log past 1,000 pages also runs the
 checkpoint, which waits for the disk.  Both sides here write the site's moves
 (games.movesql.save_moves_if_at, the match row and the log's entry) on one four-player
-match of a fresh database file, one after another as fast as they go, in alternating
-slices of equal time, so a noisy machine slows both alike; the thread's side ends its
-slice by copying back what its thread had yet to, so it leaves no more work to the other
-than the other leaves to it.  Prints, for each, the
-commits per second, the commit's p50, p99 and longest, how many took over 5 ms, and this
-process's CPU per commit (the checkpointing thread's included: the work moves, it does
-not go away).
+match of a fresh database file, at ``--rate`` commits a second (500, about the load
+benchmark's peak; 0: as fast as they go), in alternating slices of equal time, so a
+noisy machine slows both alike; each side ends its slice by copying back what is left,
+so neither leaves work to the other.  Prints, for each, the commits per second, the
+commit's p50, p99 and longest, how many took over 5 ms, this process's CPU per commit
+(the checkpointing thread's included: the work moves, it does not go away), and how long
+the log had grown when the slice ended (a log that is never started afresh only grows).
 
-    .venv/bin/python bench/checkpoints.py [--seconds 10]
+    .venv/bin/python bench/checkpoints.py [--seconds 20] [--rate 500]
 """
 
 from __future__ import annotations
@@ -33,8 +33,32 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import move_statement  # noqa: E402  (bench/, beside this file)
 
-SLICE = 2.0  # seconds of one side before the other's turn
+SLICE = 5.0  # seconds of one side before the other's turn
 SLOW = 0.005  # a commit longer than this held the loop up noticeably
+
+
+class Side:
+    """One way of checkpointing, and what it measured."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.commits: list[float] = []
+        self.cpu = 0.0
+        self.longest_log = 0  # pages
+
+    def run_for(self, seconds: float, rate: float, commit) -> None:
+        """``commit()`` every 1/``rate`` s (as fast as it goes if 0) for ``seconds``."""
+        now = time.perf_counter()
+        until, next_at = now + seconds, now
+        while now < until:
+            if next_at > now:
+                time.sleep(next_at - now)
+            began = time.perf_counter()
+            assert commit(), "the condition held"
+            now = time.perf_counter()
+            self.commits.append(now - began)
+            if rate:
+                next_at = max(next_at + 1 / rate, now)  # late: no burst to catch up
 
 
 def django_on_a_fresh_sqlite_file(path: pathlib.Path) -> None:
@@ -50,7 +74,8 @@ def django_on_a_fresh_sqlite_file(path: pathlib.Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10, help="per side")
+    parser.add_argument("--seconds", type=float, default=20, help="per side")
+    parser.add_argument("--rate", type=float, default=500, help="commits a second; 0: at once")
     args = parser.parse_args()
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="kozel-checkpoints-"))
     path = workdir / "bench.sqlite3"
@@ -89,35 +114,37 @@ def main() -> None:
         checkpointer = walcheckpoint.running(str(path))
         checkpointer.stop()
         checkpointer.join()
-        raw.execute("PRAGMA wal_checkpoint(PASSIVE)")  # what it had yet to copy
 
-    sides = [(move_statement.Side("the writer checkpoints (SQLite's default)", commit),
-              writer_checkpoints, lambda: None),
-             (move_statement.Side("a thread checkpoints (walcheckpoint)", commit),
-              thread_checkpoints, thread_stops)]
+    sides = [(Side("the writer checkpoints (SQLite's default)"), writer_checkpoints,
+              lambda: None),
+             (Side("a thread checkpoints (walcheckpoint)"), thread_checkpoints, thread_stops)]
 
     def one_slice(side, begin, end, seconds) -> None:
-        begin()
-        side.run_for(seconds, next_move)
         cpu = time.process_time()
+        begin()
+        side.run_for(seconds, args.rate, lambda: commit(*next_move()))
         end()
+        # Copies back what is left, and tells how long the log had grown since it
+        # last started afresh.
+        _busy, pages, _copied = raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         side.cpu += time.process_time() - cpu
+        side.longest_log = max(side.longest_log, pages)
 
     for side, begin, end in sides:  # the statement caches, the file's first pages
         one_slice(side, begin, end, SLICE)
-        side.round_trips.clear()
-        side.cpu = 0.0
+        side.__init__(side.name)
     spent = 0.0
     while spent < args.seconds:
         for side, begin, end in sides:
             one_slice(side, begin, end, SLICE)
         spent += SLICE
 
-    print(f"a move's commit on SQLite (WAL, synchronous NORMAL), {args.seconds:g} s each, "
-          f"alternating")
+    rate = f"{args.rate:g} a second" if args.rate else "as fast as they go"
+    print(f"a move's commit on SQLite (WAL, synchronous NORMAL), {rate}, "
+          f"{args.seconds:g} s each, alternating")
     reports = []
     for side, _begin, _end in sides:
-        times = sorted(side.round_trips)
+        times = sorted(side.commits)
         count = len(times)
         slow = sum(1 for t in times if t > SLOW)
         report = {"p50": 1000 * times[count // 2], "p99": 1000 * times[int(count * 0.99)],
@@ -127,7 +154,8 @@ def main() -> None:
         print(f"  {side.name:42s} {count / args.seconds:7.0f} commits/s  p50 {report['p50']:.3f} ms, "
               f"p99 {report['p99']:.3f} ms, longest {report['max']:.1f} ms;  over "
               f"{1000 * SLOW:g} ms: {slow} ({1000 * slow / count:.1f} per 1,000);  "
-              f"CPU {report['cpu_us']:.0f} us")
+              f"CPU {report['cpu_us']:.0f} us;  the log up to "
+              f"{side.longest_log * 4096 / 2**20:.1f} MB")
     baseline, ours = reports
     print(f"  thread / writer: p99 {ours['p99'] / baseline['p99']:.2f}x, longest "
           f"{ours['max'] / baseline['max']:.2f}x, CPU {ours['cpu_us'] / baseline['cpu_us']:.2f}x")

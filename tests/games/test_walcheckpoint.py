@@ -105,6 +105,45 @@ def test_a_checkpoint_never_waits_for_nor_holds_up_a_writer(checkpointer):
     assert writer.execute("SELECT count(*) FROM t").fetchone()[0] == 211
 
 
+def test_a_long_log_is_started_afresh_with_the_write_lock_held(checkpointer, monkeypatch):
+    monkeypatch.setattr(walcheckpoint, "LONG_LOG", 100)  # pages
+    writer = a_wal_database(checkpointer.path)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    write_pages(writer, 10)
+    reader = sqlite3.connect(checkpointer.path, isolation_level=None)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM t").fetchone()[0] == 10  # a snapshot it keeps
+    write_pages(writer, 300)
+    checkpointer.start()
+
+    # The reader needs the log's later pages where they are: a RESTART is tried, and
+    # says it could not finish (busy), having waited for no one.
+    assert wait_for(lambda: checkpointer.last is not None and checkpointer.last[0] == 1)
+    reader.execute("COMMIT")
+    assert wait_for(lambda: checkpointer.last[0] == 0
+                    and checkpointer.last[1] == checkpointer.last[2] > 100)
+    write_pages(writer, 5)  # the next writer starts the log afresh
+    assert wait_for(lambda: checkpointer.last[1] < 50)
+    assert writer.execute("SELECT count(*) FROM t").fetchone()[0] == 315
+
+
+def test_a_short_log_is_only_copied_back(checkpointer):
+    writer = a_wal_database(checkpointer.path)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    write_pages(writer, 10)
+    reader = sqlite3.connect(checkpointer.path, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM t").fetchone()
+    write_pages(writer, 300)
+    checkpointer.start()
+
+    assert wait_for(lambda: checkpointer.last is not None)
+    time.sleep(checkpointer.interval * 3)
+    busy, pages, copied = checkpointer.last
+    assert (busy, copied < pages) == (0, True)  # PASSIVE: what the reader allows, no more
+    reader.execute("COMMIT")
+
+
 def test_a_database_gone_stops_its_checkpoints_and_is_not_made_anew(checkpointer, caplog):
     caplog.set_level(logging.INFO, logger="games.walcheckpoint")
     checkpointer.start()
