@@ -5,8 +5,10 @@ SQLite's default (the baseline), in one run.
 On the embedded site the event loop writes the moves (games/loopdb.py) and waits for
 every commit; a commit that takes the write-ahead log past 1,000 pages also runs the
 checkpoint, which waits for the disk.  Both sides here write the site's moves
-(games.movesql.save_moves_if_at, the match row and the log's entry) on one four-player
-match of a fresh database file, at ``--rate`` commits a second (500, about the load
+(games.movesql.save_moves_if_at, the match row and the log's entry) on ``--games``
+four-player matches of a fresh database file, in turn (a checkpoint copies each page
+once, however often it was written: one match would make it look cheap), at ``--rate``
+commits a second (500, about the load
 benchmark's peak; 0: as fast as they go), in alternating slices of equal time, so a
 noisy machine slows both alike; each side ends its slice by copying back what is left,
 so neither leaves work to the other.  Prints, for each, the commits per second, the
@@ -14,7 +16,7 @@ commit's p50, p99 and longest, how many took over 5 ms, this process's CPU per c
 (the checkpointing thread's included: the work moves, it does not go away), and how long
 the log had grown when the slice ended (a log that is never started afresh only grows).
 
-    .venv/bin/python bench/checkpoints.py [--seconds 20] [--rate 500]
+    .venv/bin/python bench/checkpoints.py [--seconds 20] [--rate 500] [--games 250]
 """
 
 from __future__ import annotations
@@ -28,10 +30,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-import move_statement  # noqa: E402  (bench/, beside this file)
 
 SLICE = 5.0  # seconds of one side before the other's turn
 SLOW = 0.005  # a commit longer than this held the loop up noticeably
@@ -61,6 +61,22 @@ class Side:
                 next_at = max(next_at + 1 / rate, now)  # late: no burst to catch up
 
 
+def started_matches(count: int) -> list:
+    """``count`` four-player matches, dealt and being played."""
+    from accounts.models import User
+    from games import services
+    from games.models import Match
+
+    matches = []
+    for game in range(count):
+        users = [User.objects.create_user(f"bench{game}_{n}", password=None) for n in range(4)]
+        match = services.create_request(users[0], players=4, rated=False)
+        for user in users[1:]:
+            services.join_request(user, match.pk)
+        matches.append(Match.objects.get(pk=match.pk))
+    return matches
+
+
 def django_on_a_fresh_sqlite_file(path: pathlib.Path) -> None:
     """The site's embedded settings on a new database file, migrated."""
     os.environ.update(DJANGO_SETTINGS_MODULE="kozel_site.settings", SQLITE_PATH=str(path))
@@ -76,6 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=20, help="per side")
     parser.add_argument("--rate", type=float, default=500, help="commits a second; 0: at once")
+    parser.add_argument("--games", type=int, default=250, help="matches written in turn")
     args = parser.parse_args()
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="kozel-checkpoints-"))
     path = workdir / "bench.sqlite3"
@@ -85,15 +102,17 @@ def main() -> None:
     from games import movesql, walcheckpoint
     from games.models import Move, MoveKind
 
-    match = move_statement.started_match()
+    matches = started_matches(args.games)
     fields = ("version", "state", "deadline")
-    at = {"version": match.version}
+    turn = {"next": 0}
 
     def next_move():
-        """The match one version on, and its log's next entry."""
+        """The next match in turn one version on, and its log's next entry."""
+        match = matches[turn["next"] % len(matches)]
+        turn["next"] += 1
         moved = copy.copy(match)
-        version = at["version"]
-        moved.version = at["version"] = version + 1
+        version = match.version
+        moved.version = match.version = version + 1
         move = Move(match=moved, number=moved.version, seat=1, kind=MoveKind.PLAY,
                     payload={"play": "3-5", "end": "left", "seat": 1})
         return moved, version, move
