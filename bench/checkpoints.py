@@ -42,6 +42,9 @@ class Side:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self.reset()
+
+    def reset(self) -> None:
         self.commits: list[float] = []
         self.cpu = 0.0
         self.longest_log = 0  # pages
@@ -151,7 +154,7 @@ def main() -> None:
 
     for side, begin, end in sides:  # the statement caches, the file's first pages
         one_slice(side, begin, end, SLICE)
-        side.__init__(side.name)
+        side.reset()
     spent = 0.0
     while spent < args.seconds:
         for side, begin, end in sides:
