@@ -1,5 +1,7 @@
 """Fixtures for playing games through games.services."""
 
+import time
+
 import pytest
 
 from games import rules, services
@@ -37,3 +39,13 @@ def a_game(make_user, players):
         services.join_request(person, match.pk)
     match.refresh_from_db()
     return match, dict(enumerate(people))
+
+
+def wait_for(predicate, seconds: float = 20.0, every: float = 0.05) -> bool:
+    """Whether ``predicate()`` came true within ``seconds``, asked every ``every`` s."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(every)
+    return False

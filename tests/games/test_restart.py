@@ -4,7 +4,6 @@ The server is daphne in a subprocess on the test's own database (tests/daphne_se
 with the turn clock running inside it as in the embedded setup.
 """
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -14,18 +13,9 @@ from games import rules, services
 from games.models import Match, MatchStatus
 from games.records import state_after
 
-from .conftest import human_move
+from .conftest import human_move, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def wait_for(predicate, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_deadline_that_passed_while_the_server_was_down_is_enforced_after_its_restart(

@@ -13,6 +13,8 @@ from django.db import connection, connections
 from games import loopdb, walcheckpoint
 from games.models import Match
 
+from .conftest import wait_for
+
 PAGE = 4096
 ROW = b"x" * 3000  # a row of its own page, nearly
 
@@ -35,15 +37,6 @@ def write_pages(writer: sqlite3.Connection, commits: int) -> None:
 
 def wal_pages(path) -> int:
     return os.path.getsize(f"{path}-wal") // PAGE
-
-
-def wait_for(condition, seconds: float = 10) -> bool:
-    give_up = time.monotonic() + seconds
-    while time.monotonic() < give_up:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 @pytest.fixture
