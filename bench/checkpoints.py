@@ -30,7 +30,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+import move_statement  # noqa: E402  (bench/, beside this file)
 
 
 SLICE = 5.0  # seconds of one side before the other's turn
@@ -64,22 +67,6 @@ class Side:
                 next_at = max(next_at + 1 / rate, now)  # late: no burst to catch up
 
 
-def started_matches(count: int) -> list:
-    """``count`` four-player matches, dealt and being played."""
-    from accounts.models import User
-    from games import services
-    from games.models import Match
-
-    matches = []
-    for game in range(count):
-        users = [User.objects.create_user(f"bench{game}_{n}", password=None) for n in range(4)]
-        match = services.create_request(users[0], players=4, rated=False)
-        for user in users[1:]:
-            services.join_request(user, match.pk)
-        matches.append(Match.objects.get(pk=match.pk))
-    return matches
-
-
 def django_on_a_fresh_sqlite_file(path: pathlib.Path) -> None:
     """The site's embedded settings on a new database file, migrated."""
     os.environ.update(DJANGO_SETTINGS_MODULE="kozel_site.settings", SQLITE_PATH=str(path))
@@ -105,7 +92,7 @@ def main() -> None:
     from games import movesql, walcheckpoint
     from games.models import Move, MoveKind
 
-    matches = started_matches(args.games)
+    matches = [move_statement.started_match(f"bench{game}_") for game in range(args.games)]
     fields = ("version", "state", "deadline")
     turn = {"next": 0}
 

@@ -36,13 +36,14 @@ def fresh_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def started_match():
-    """A four-player match, dealt and being played."""
+def started_match(names: str = "bench"):
+    """A four-player match, dealt and being played, of four new accounts whose names
+    begin with ``names``."""
     from accounts.models import User
     from games import services
     from games.models import Match
 
-    users = [User.objects.create_user(f"bench{n}", password=None) for n in range(4)]
+    users = [User.objects.create_user(f"{names}{n}", password=None) for n in range(4)]
     match = services.create_request(users[0], players=4, rated=False)
     for user in users[1:]:
         services.join_request(user, match.pk)
