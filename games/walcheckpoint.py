@@ -5,7 +5,7 @@ then a checkpoint copies them back into the database file, waiting for the disk 
 flush both files.  By default the connection whose commit takes the log past 1,000
 pages runs it, inside that commit: on the embedded site that is the event loop's
 connection (games/loopdb.py), so every room of the process waited for the disk
-meanwhile -- 5 to 15 ms about once a second at 250 games, and as long as the disk
+meanwhile -- 5 to 36 ms about once a second at 250 games, and as long as the disk
 takes when its flush stalls (docs/performance.md, fourteenth round).
 
 So the loop's connection never checkpoints (``wal_autocheckpoint`` 0), and a thread of
