@@ -30,7 +30,8 @@ the same way.  Phases, in order:
   echo-peak the echo connections as fast as they can (--peak-seconds)
   soak      the games at --pace, memory sampled   (--soak seconds; 0 skips)
 
-Reports, per phase: actions, actions per second, round trip p50/p95/p99/max, errors by
+Reports first two figures of the machine itself (a fixed piece of Python, the disk's
+flush), then, per phase: actions, actions per second, round trip p50/p95/p99/max, errors by
 kind, each server process's resident memory (start, end, peak) and CPU use; for the
 games, also the round trips of plain actions apart from those whose answer announced what
 the server did after them (knocks made for the next players, a round's end), and the
@@ -181,6 +182,42 @@ def start_site(args, env: dict, workdir: Path) -> tuple[list[Process], list[Proc
         print(f"{process.name}: pid {process.popen.pid}"
               + (f", port {process.port}" if process.port else ""), flush=True)
     return servers, clocks
+
+
+# -- how fast this machine is today ------------------------------------------------------
+
+def machine_figures(workdir: Path) -> dict:
+    """Two figures of the machine itself, taken before the site starts, so that runs of
+    different sittings can be told apart from changes of the code (docs/performance.md:
+    the same code's figures have moved by half and more between sittings): the time of
+    a fixed piece of Python (JSON and strings, as the servers' work is; best of five), and
+    the disk's flush (200 writes of the same 8 KB block of a file each followed by
+    ``fdatasync``, as PostgreSQL's commit writes its log, and as ``pg_test_fsync``
+    measures it), on the file system of ``workdir``."""
+    def python_work() -> float:
+        began = time.perf_counter()
+        for i in range(20_000):
+            text = json.dumps({"seat": i % 4, "tile": f"{i % 7}-{i % 6}", "version": i})
+            json.loads(text)
+        return time.perf_counter() - began
+
+    python_ms = min(python_work() for _ in range(5)) * 1000
+    flushes = []
+    block = os.urandom(8192)
+    probe = workdir / "flush-probe"
+    with open(probe, "wb", buffering=0) as out:
+        out.write(block)
+        os.fsync(out.fileno())
+        for _ in range(200):
+            began = time.perf_counter()
+            os.pwrite(out.fileno(), block, 0)
+            os.fdatasync(out.fileno())
+            flushes.append(time.perf_counter() - began)
+    probe.unlink()
+    flushes.sort()
+    return {"python_ms": round(python_ms, 1),
+            "flush_p50_ms": round(flushes[len(flushes) // 2] * 1000, 3),
+            "flush_p95_ms": round(flushes[int(len(flushes) * 0.95)] * 1000, 3)}
 
 
 # -- accounts, sessions and tables (this process's Django, the same database) ----------
@@ -726,6 +763,9 @@ def main() -> None:
                              "Unix socket).")
 
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
+    machine = machine_figures(workdir)
+    print(f"machine: fixed Python work {machine['python_ms']} ms (best of 5), disk flush "
+          f"p50 {machine['flush_p50_ms']} ms, p95 {machine['flush_p95_ms']} ms", flush=True)
     env = site_env(args, workdir)
     os.environ.update(env)
     for key in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH"):
@@ -753,7 +793,8 @@ def main() -> None:
     if len(servers) > 1:
         setup += f", seats placed {args.placement}"
     report = {"setup": setup, "games": args.games, "players": 4 * args.games, "pace_s": args.pace,
-              "env": args.env, "load": os.getloadavg(), "phases": bench.report}
+              "env": args.env, "load": os.getloadavg(), "machine": machine,
+              "phases": bench.report}
     report["goals"] = goal_lines(bench.report, args.games, args.pace)
     print("goals:\n  " + "\n  ".join(report["goals"]))
     print(json.dumps({k: v for k, v in report.items() if k not in ("phases", "goals")}))
