@@ -72,6 +72,13 @@ def _tile(first: int, second: int, vertical: bool, label: str):
 @register.simple_tag
 def tile_back(vertical: bool = True):
     """The back of a tile, for the tiles other players hold (only their number is known)."""
+    return _tile_back(bool(vertical))
+
+
+# Every player's line shows one, and a move changes a few lines of every seat's frame:
+# made once, not 18 µs each time (docs/performance.md, point 65).
+@lru_cache(maxsize=2)
+def _tile_back(vertical: bool):
     width, height = (30, 60) if vertical else (60, 30)
     return format_html('<svg class="tile-svg back" viewBox="0 0 {} {}" aria-hidden="true">'
                        '<rect x="0.5" y="0.5" width="{}" height="{}" rx="4"/></svg>',
