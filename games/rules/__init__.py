@@ -6,6 +6,7 @@ Nothing here imports Django or the database (a test enforces it).  The public AP
     state, events = start_round(state, rng=secrets.SystemRandom())
     for action in legal_actions(state): ...
     state, events = apply(state, action)       # IllegalAction if the rules forbid it
+    state, events, knocks = apply_turn(state, action)  # and the knocks made for players
     view_for(state, seat), spectator_view(state)  # all that ever leaves the server
     seat_view(state, seat)  # a seat's own part of its view: its hand and legal actions
 """
@@ -13,7 +14,7 @@ Nothing here imports Django or the database (a test enforces it).  The public AP
 from .actions import (DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, action_from_json, draw, knock,
                       play)
 from .deal import Deal, deal_from_json, needs_redeal, random_deal
-from .engine import (LEFT_GAME, TIMEOUT, apply, first_lead, interrupt, legal_actions,
+from .engine import (LEFT_GAME, TIMEOUT, apply, apply_turn, first_lead, interrupt, legal_actions,
                      new_game, start_round)
 from .errors import (IllegalAction, InvalidDeal, InvalidRecord, InvalidState, MalformedAction,
                      RulesError)
@@ -29,7 +30,7 @@ __all__ = [
     "HeuristicPlayer", "INTERRUPTED", "IllegalAction", "InvalidDeal", "InvalidRecord",
     "InvalidState", "KNOCK", "LEFT", "LEFT_GAME", "MalformedAction", "PLAY", "RIGHT",
     "RandomPlayer", "Record", "RecordRound", "RulesError", "TILES", "TIMEOUT", "Tile",
-    "action_from_json", "apply", "deal_from_json", "draw", "first_lead", "interrupt", "knock",
+    "action_from_json", "apply", "apply_turn", "deal_from_json", "draw", "first_lead", "interrupt", "knock",
     "legal_actions", "loads_record", "needs_redeal", "new_game", "play", "random_deal",
     "read_record", "replay", "replay_text", "seat_view", "spectator_view", "start_round",
     "summarize", "tile", "view_for",

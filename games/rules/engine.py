@@ -145,6 +145,26 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
     return _knock(state)
 
 
+
+def apply_turn(state: GameState, action: Action) -> tuple[GameState, list[dict], list[Action]]:
+    """``apply``, then the knocks the server makes for whoever can only knock (RULES.md 5,
+    rule 3: nothing fits and the bazaar is empty), each announced with ``"auto": True``.
+
+    Returns the state after them, all the events, and the knocks made (for the move log).
+    Raises IllegalAction, as ``apply`` does, for the player's own action.
+    """
+    state, events = apply(state, action)
+    knocks = []
+    while state.phase == PHASE_PLAY:
+        legal = legal_actions(state)
+        if len(legal) != 1 or legal[0].kind != KNOCK:
+            break
+        state, knocked = apply(state, legal[0])
+        knocked[0]["auto"] = True
+        events += knocked
+        knocks.append(legal[0])
+    return state, events, knocks
+
 def _play(state: GameState, action: Action):
     seat = action.seat
     t = action.tile

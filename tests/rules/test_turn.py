@@ -2,7 +2,8 @@
 
 import pytest
 
-from games.rules import IllegalAction, MalformedAction, apply, draw, knock, legal_actions, play
+from games.rules import (IllegalAction, MalformedAction, apply, apply_turn, draw, knock,
+                         legal_actions, play)
 from games.rules import action_from_json
 
 from .positions import all_but, position
@@ -130,3 +131,36 @@ def test_apply_refuses_what_is_not_an_action():
     state = position("3-6 0-1", "2-2", chain="3-5")
     with pytest.raises(MalformedAction):
         apply(state, ("play", 0, None, "left"))
+
+
+# Seat 0 holds every tile with a 3 or a 6 that is not on the table (three seats, the
+# bazaar empty, all 28 tiles accounted for); the others hold the rest.
+THREES_AND_SIXES = "5-6 3-4 0-3 1-3 2-3 3-3 3-6 0-6 2-6 4-6 6-6"
+
+
+def test_the_server_knocks_for_every_seat_that_can_only_knock_after_a_play():
+    # The chain shows 3 and 5; seat 0 plays 5-6 on the right, so the ends show 3 and 6.
+    # Seats 1 and 2 hold nothing with a 3 or a 6 and the bazaar is empty: each can only
+    # knock (RULES.md 5.3), so the server knocks for both, and the turn comes back to
+    # seat 0, who can play 3-4.
+    state = position(THREES_AND_SIXES + " 1-6", "0-1 2-2 0-0 1-1 1-2 0-4 0-5",
+                     "0-2 4-4 1-4 1-5 2-4 2-5 4-5 5-5", chain="3-5", bazaar="")
+    state, events, knocks = apply_turn(state, play(0, "5-6"))
+    assert knocks == [knock(1), knock(2)]
+    assert events == [{"type": "played", "seat": 0, "tile": "5-6", "end": "right"},
+                      {"type": "knocked", "seat": 1, "auto": True},
+                      {"type": "knocked", "seat": 2, "auto": True}]
+    assert state.turn == 0 and state.knocks == 2
+
+
+def test_no_knock_is_made_for_a_seat_that_can_play_or_draw():
+    # Seat 1 holds 1-6, which fits the new right end: nothing is made for it.
+    state = position(THREES_AND_SIXES, "1-6 0-1 2-2 0-0 1-1 1-2 0-4 0-5",
+                     "0-2 4-4 1-4 1-5 2-4 2-5 4-5 5-5", chain="3-5", bazaar="")
+    state, events, knocks = apply_turn(state, play(0, "5-6"))
+    assert knocks == [] and len(events) == 1 and state.turn == 1
+    # With a tile in the bazaar, seat 1 must draw: that is the player's own to do.
+    state = position(THREES_AND_SIXES + " 1-6", "0-1 2-2 1-1 1-2 0-4 0-5",
+                     "0-2 4-4 1-4 1-5 2-4 2-5 4-5 5-5", chain="3-5", bazaar="0-0")
+    state, events, knocks = apply_turn(state, play(0, "5-6"))
+    assert knocks == [] and state.turn == 1
