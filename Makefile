@@ -1,5 +1,6 @@
 # Two commands for a newcomer:  make run   and   make test
-# Both create .venv and install requirements.txt (again only when it changes).
+# Both create .venv and install requirements.txt (again only when it changes);
+# make test also sees to a Chromium for the browser tests.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
@@ -27,8 +28,10 @@ run: migrate
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) kozel_site.asgi:application
 
 # The whole pytest suite; pytest-django builds its own test database.
+# First a Chromium for the browser tests (bin/ensure-browser says how it finds one).
 # Extra arguments: make test PYTEST_ARGS="-k accounts -x"
 test: $(STAMP)
+	bin/ensure-browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
