@@ -10,6 +10,8 @@ from games.rules import replay_text
 from games.rules.simulate import play_game
 from games.rules.tiles import TILES
 
+from .positions import FIVE_DOUBLES, REDEAL_THRESHOLDS, SIX_OF_A_VALUE, deal_with
+
 ROUND_KEYS = {"result", "seat", "points", "credited", "scores", "remembered", "opened", "bank"}
 
 
@@ -159,6 +161,41 @@ def test_an_invalid_record_is_refused_naming_round_move_and_rule(name, words):
     assert set(result) == {"error"}
     for word in words:
         assert word in result["error"]
+
+
+def a_record(seats, *rounds):
+    """A record of ``seats`` players whose rounds are ``(deal, moves)``."""
+    return json.dumps({
+        "format": "kozel-record/1", "players": [f"player {n}" for n in range(seats)],
+        "fish": "all", "turn_seconds": 30,
+        "rounds": [dict(dealt.to_json(), moves=moves) for dealt, moves in rounds]})
+
+
+@pytest.mark.parametrize("hand", [FIVE_DOUBLES, SIX_OF_A_VALUE])
+@pytest.mark.parametrize("seats, seat", [(n, s) for n in (2, 3, 4) for s in range(n)])
+def test_a_record_is_refused_whichever_seat_holds_a_hand_to_redeal(hand, seats, seat):
+    result = replay_text(a_record(seats, (deal_with(hand, seat, seats), [])))
+    assert set(result) == {"error"}
+    for words in ("round 1", f"seat {seat} should have been redealt", "RULES.md 3"):
+        assert words in result["error"]
+
+
+def test_a_later_round_of_a_record_is_refused_for_a_hand_to_redeal():
+    data, _ = record_of(4, "all", 2)
+    data["rounds"][1:] = [dict(deal_with(FIVE_DOUBLES, 3, 4).to_json(), moves=[])]
+    result = replay_text(json.dumps(data))
+    assert "round 2" in result["error"] and "seat 3 should have been redealt" in result["error"]
+
+
+@pytest.mark.parametrize("hand, lawful", REDEAL_THRESHOLDS)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_record_at_the_redeal_thresholds(hand, lawful, seats):
+    last = seats - 1
+    result = replay_text(a_record(seats, (deal_with(hand, last, seats), [])))
+    if lawful:  # a dealt round with no move yet: an unfinished game
+        assert result["status"] == "playing" and result["rounds"][0]["result"] == "unfinished"
+    else:
+        assert f"round 1: the hand of seat {last} should have been redealt" in result["error"]
 
 
 def test_an_end_must_be_named_when_a_tile_fits_two_different_ends():

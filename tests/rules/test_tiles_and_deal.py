@@ -8,7 +8,10 @@ from games.rules import InvalidDeal, MalformedAction, new_game, random_deal, sta
 from games.rules.deal import check_deal, needs_redeal
 from games.rules.tiles import TILES, NON_DOUBLE_LEAD_ORDER
 
-from .positions import deal, tiles
+from .positions import (FIVE_DOUBLES, REDEAL_THRESHOLDS, SIX_OF_A_VALUE, deal, deal_with,
+                        tiles)
+
+EVERY_SEAT = [(seats, seat) for seats in (2, 3, 4) for seat in range(seats)]
 
 
 def test_a_double_six_set_has_28_tiles_written_low_half_first():
@@ -57,6 +60,26 @@ def test_a_deal_needing_a_redeal_is_refused():
     dealt = deal("0-0 1-1 2-2 3-3 4-4 0-1 2-3", "0-2 0-3 0-4 0-5 0-6 1-2 1-3")
     with pytest.raises(InvalidDeal, match="redealt"):
         check_deal(dealt, 2)
+
+
+@pytest.mark.parametrize("hand", [FIVE_DOUBLES, SIX_OF_A_VALUE])
+@pytest.mark.parametrize("seats, seat", EVERY_SEAT)
+def test_an_explicit_deal_is_refused_whichever_seat_holds_a_hand_to_redeal(hand, seats, seat):
+    with pytest.raises(InvalidDeal, match=f"seat {seat} should have been redealt"):
+        start_round(new_game(seats), deal_with(hand, seat, seats))
+
+
+@pytest.mark.parametrize("hand, lawful", REDEAL_THRESHOLDS)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_an_explicit_deal_at_the_redeal_thresholds(hand, lawful, seats):
+    last = seats - 1  # the seat a check of the first hand only would miss
+    dealt = deal_with(hand, last, seats)
+    if lawful:
+        state, _ = start_round(new_game(seats), dealt)
+        assert {t.name for t in state.hand(last)} == set(hand.split())
+    else:
+        with pytest.raises(InvalidDeal, match=f"seat {last} should have been redealt"):
+            start_round(new_game(seats), dealt)
 
 
 def test_a_random_deal_is_shuffled_again_until_no_hand_qualifies():
