@@ -123,6 +123,19 @@ def test_the_non_double_lead_order_is_by_pip_sum_then_higher_half():
     ).split()
 
 
-def test_a_real_game_deals_from_the_system_random_generator_when_given_nothing():
+def test_a_real_game_deals_from_the_system_random_generator_when_given_nothing(os_random_draws):
     state, events = start_round(new_game(3))
     assert state.phase == "play" and events[0]["bazaar"] == 7
+    # Shuffling 28 tiles takes at least 27 random numbers (one per tile but the last);
+    # a generator seeded once from the system would have asked it for one.
+    assert len(os_random_draws) >= 27
+
+
+def test_two_real_deals_differ_after_the_same_seed_of_pythons_generator():
+    # Seeding Python's shared generator the same way twice would repeat a deal drawn
+    # from it; two deals agree by chance once in 28! / (7!)^4, about 4.7e14.
+    random.seed(2024)
+    first, _ = start_round(new_game(4))
+    random.seed(2024)
+    second, _ = start_round(new_game(4))
+    assert first.hands != second.hands
