@@ -6,6 +6,7 @@ the real log-in form. `client.login()` does not work here: the log-in throttle
 """
 
 import itertools
+import random
 
 import pytest
 
@@ -63,6 +64,23 @@ def make_match(db):
         return match
 
     return make
+
+
+@pytest.fixture
+def os_random_draws(monkeypatch):
+    """The names of the calls made on the operating system's generator during the test.
+
+    ``random.SystemRandom`` (which ``secrets.SystemRandom`` is) still answers every call
+    with the system's own random numbers; they are only counted.  A generator of Python's
+    own (``random.Random``, seeded or not) never calls these.
+    """
+    calls = []
+    for name in ("random", "getrandbits", "randbytes"):
+        def counted(self, *args, _real=getattr(random.SystemRandom, name), _name=name):
+            calls.append(_name)
+            return _real(self, *args)
+        monkeypatch.setattr(random.SystemRandom, name, counted)
+    return calls
 
 
 # -- a real server in a subprocess (tests/daphne_server.py) -----------------------------

@@ -1,3 +1,7 @@
+import re
+from datetime import datetime
+from datetime import timezone as dt_timezone
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -5,11 +9,33 @@ from django.utils import timezone
 from accounts.models import Player
 
 
+def profile_numbers(page):
+    """The profile's numbers by their labels: {"Рейтинг": "1357", ..., "Последняя партия": ...}."""
+    stats = page.split('<dl class="stats">')[1].split("</dl>")[0]
+    numbers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", stats))
+    numbers["Последняя партия"] = re.search(r"Последняя партия: ([^<]*)<br>", page).group(1)
+    return numbers
+
+
 def test_the_profile_page_shows_a_players_numbers(client, user):
-    Player.objects.filter(user=user).update(rating=42, games_played=7, times_goat=2, last_game_at=timezone.now())
+    # Numbers no other part of the page shows, each checked against its own label.
+    Player.objects.filter(user=user).update(
+        rating=1357, games_played=246, times_goat=97,
+        last_game_at=datetime(2019, 3, 14, 12, 0, tzinfo=dt_timezone.utc))
     page = client.get("/players/masha/").content.decode()
-    for text in ("masha", "Рейтинг", "42", "Сыграно партий", "7", "Был козлом", "2", "Последняя партия"):
-        assert text in page
+    assert "<h1>masha</h1>" in page
+    assert profile_numbers(page) == {
+        "Рейтинг": "1357", "Сыграно партий": "246", "Был козлом": "97",
+        "Последняя партия": "14 марта 2019 г.",  # 15:00 in Moscow; Russian "j E Y г."
+    }
+
+
+def test_a_player_with_no_games_shows_zeros(client, user):
+    page = client.get("/players/masha/").content.decode()
+    assert profile_numbers(page) == {
+        "Рейтинг": "0", "Сыграно партий": "0", "Был козлом": "0",
+        "Последняя партия": "ещё не было",
+    }
 
 
 def test_the_profile_is_found_in_any_case_and_in_cyrillic(client, make_user):
@@ -42,7 +68,6 @@ def test_the_ladder_index_exists(db):
 
 # -- the rating history and the games (issue 5, point 3) --------------------------------
 
-import re  # noqa: E402
 from datetime import timedelta  # noqa: E402
 
 from django.db import connection  # noqa: E402

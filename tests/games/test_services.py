@@ -1,5 +1,6 @@
 """games.services: the lobby, the move path under lock and version, time, bots."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -68,6 +69,28 @@ def test_a_table_of_bots_plays_to_the_end_unrated(make_user):
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and not match.rated
     assert not RatingRecord.objects.filter(match=match).exists()
+
+
+def first_deal(match):
+    return Move.objects.get(match=match, kind="deal", number=1).payload
+
+
+def test_a_games_deal_is_drawn_from_the_system_random_generator(make_user, os_random_draws):
+    match = services.play_with_bots(make_user("me"), 4)
+    assert len(first_deal(match)["hands"]) == 4
+    # Shuffling 28 tiles takes at least 27 random numbers (one per tile but the last);
+    # a generator seeded once from the system would have asked it for one.
+    assert len(os_random_draws) >= 27
+
+
+def test_two_games_deal_differently_after_the_same_seed_of_pythons_generator(make_user):
+    # Seeding Python's shared generator the same way before each game would repeat a deal
+    # drawn from it; two deals agree by chance once in 28! / (7!)^4, about 4.7e14.
+    random.seed(2024)
+    one = services.play_with_bots(make_user("one"), 4)
+    random.seed(2024)
+    other = services.play_with_bots(make_user("other"), 4)
+    assert first_deal(one)["hands"] != first_deal(other)["hands"]
 
 
 def test_a_person_sits_at_one_table_at_a_time(make_user):

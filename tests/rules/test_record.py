@@ -6,9 +6,11 @@ import json
 
 import pytest
 
-from games.rules import read_record, replay_text
+from games.rules import loads_record, read_record, replay, replay_text
 from games.rules.simulate import play_game
 from games.rules.tiles import TILES
+
+from .positions import FIVE_DOUBLES, REDEAL_THRESHOLDS, SIX_OF_A_VALUE, deal, deal_with
 
 ROUND_KEYS = {"result", "seat", "points", "credited", "scores", "remembered", "opened", "bank"}
 
@@ -63,18 +65,6 @@ def test_a_tile_may_be_written_high_half_first():
     data["rounds"][0]["hands"][0] = ["-".join(reversed(t.split("-")))
                                      for t in data["rounds"][0]["hands"][0]]
     assert "error" not in replay_text(json.dumps(data))
-
-
-def test_an_end_may_be_left_out_when_it_is_not_needed():
-    data, _ = record_of(4, "all", 6)
-    expected = replay_text(json.dumps(data))
-    # Dropping "end" is refused exactly where the tile fits two different ends.
-    stripped = copy.deepcopy(data)
-    for rnd in stripped["rounds"]:
-        for move in rnd["moves"]:
-            move.pop("end", None)
-    result = replay_text(json.dumps(stripped))
-    assert result == expected or "say which end" in result["error"]
 
 
 def _first(data, predicate):
@@ -161,19 +151,77 @@ def test_an_invalid_record_is_refused_naming_round_move_and_rule(name, words):
         assert word in result["error"]
 
 
-def test_an_end_must_be_named_when_a_tile_fits_two_different_ends():
-    data, _ = record_of(2, "all", 5)
-    for seed in range(40):
-        data, _ = record_of(2, "all", seed)
-        moves = [mv for rnd in data["rounds"] for mv in rnd["moves"]]
-        if any("end" in mv for mv in moves):
-            break
-    for rnd in data["rounds"]:
-        for move in rnd["moves"]:
-            move.pop("end", None)
+def a_record(seats, *rounds):
+    """A record of ``seats`` players whose rounds are ``(deal, moves)``."""
+    return json.dumps({
+        "format": "kozel-record/1", "players": [f"player {n}" for n in range(seats)],
+        "fish": "all", "turn_seconds": 30,
+        "rounds": [dict(dealt.to_json(), moves=moves) for dealt, moves in rounds]})
+
+
+@pytest.mark.parametrize("hand", [FIVE_DOUBLES, SIX_OF_A_VALUE])
+@pytest.mark.parametrize("seats, seat", [(n, s) for n in (2, 3, 4) for s in range(n)])
+def test_a_record_is_refused_whichever_seat_holds_a_hand_to_redeal(hand, seats, seat):
+    result = replay_text(a_record(seats, (deal_with(hand, seat, seats), [])))
+    assert set(result) == {"error"}
+    for words in ("round 1", f"seat {seat} should have been redealt", "RULES.md 3"):
+        assert words in result["error"]
+
+
+def test_a_later_round_of_a_record_is_refused_for_a_hand_to_redeal():
+    data, _ = record_of(4, "all", 2)
+    data["rounds"][1:] = [dict(deal_with(FIVE_DOUBLES, 3, 4).to_json(), moves=[])]
     result = replay_text(json.dumps(data))
-    # Either no play in this game needed its end, or the first that did is refused.
-    assert "error" not in result or "say which end" in result["error"]
+    assert "round 2" in result["error"] and "seat 3 should have been redealt" in result["error"]
+
+
+@pytest.mark.parametrize("hand, lawful", REDEAL_THRESHOLDS)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_record_at_the_redeal_thresholds(hand, lawful, seats):
+    last = seats - 1
+    result = replay_text(a_record(seats, (deal_with(hand, last, seats), [])))
+    if lawful:  # a dealt round with no move yet: an unfinished game
+        assert result["status"] == "playing" and result["rounds"][0]["result"] == "unfinished"
+    else:
+        assert f"round 1: the hand of seat {last} should have been redealt" in result["error"]
+
+
+# RECORD.md "Ends", on one deal: seat 0 leads 1-1; seat 1 plays 1-2 and 2-3, seat 0 1-3 and 2-4.
+ENDS_DEAL = deal("1-1 1-3 0-0 4-4 5-6 0-5 2-4", "1-2 2-3 0-6 3-5 4-5 0-4 5-5")
+ENDS_MOVES = [
+    {"seat": 0, "play": "1-1"},  # the lead: ends 1 and 1
+    {"seat": 1, "play": "1-2"},  # fits both ends, which show 1 and 1: on the right, ends 1 and 2
+    {"seat": 0, "play": "1-3"},  # fits the left end only: there, ends 3 and 2
+    {"seat": 1, "play": "2-3"},  # fits both ends, 3 and 2: its end must be named
+    {"seat": 0, "play": "2-4"},  # (after 2-3 on the left, ends 2 and 2) on the right
+]
+
+
+def replayed_chain(moves):
+    return replay(loads_record(a_record(2, (ENDS_DEAL, moves)))).state.chain
+
+
+def test_a_record_leaving_out_an_end_that_must_be_named_is_refused():
+    result = replay_text(a_record(2, (ENDS_DEAL, ENDS_MOVES[:4])))
+    assert result == {"error": "round 1, move 4: 2-3 fits both ends: say which end to play it on "
+                               "(RULES.md 5.1)"}
+
+
+def test_a_named_end_is_where_the_tile_goes():
+    on_left = dict(ENDS_MOVES[3], end="left")
+    assert replayed_chain(ENDS_MOVES[:3] + [on_left]) == ((2, 3), (3, 1), (1, 1), (1, 2))
+    on_right = dict(ENDS_MOVES[3], end="right")
+    assert replayed_chain(ENDS_MOVES[:3] + [on_right]) == ((3, 1), (1, 1), (1, 2), (2, 3))
+
+
+def test_an_end_left_out_for_a_tile_that_fits_one_end_goes_there():
+    assert replayed_chain(ENDS_MOVES[:3]) == ((3, 1), (1, 1), (1, 2))
+
+
+def test_an_end_left_out_when_both_ends_show_the_same_value_goes_on_the_right():
+    assert replayed_chain(ENDS_MOVES[:2]) == ((1, 1), (1, 2))  # ends 1 and 1, from a double
+    moves = ENDS_MOVES[:3] + [dict(ENDS_MOVES[3], end="left"), ENDS_MOVES[4]]  # ends 2 and 2
+    assert replayed_chain(moves) == ((2, 3), (3, 1), (1, 1), (1, 2), (2, 4))
 
 
 GARBAGE = [
