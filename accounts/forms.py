@@ -10,10 +10,22 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 
 
-def check_login_free(username):
-    # The database's lower() on both sides, so Cyrillic folds as the constraint folds it.
-    if username and User.objects.by_login(username).exists():
+def check_login_free(username, account=None):
+    """Refuse a login name that is taken in any case, or that looks like one that is
+    ("аuthA" with a Cyrillic "а" beside "authA"); ``account`` is the one being renamed."""
+    if not username:
+        return
+    others = User.objects.lookalikes(username)
+    if account is not None:
+        others = others.exclude(pk=account.pk)
+    names = list(others.values_list("username", flat=True)[:10])
+    if any(name.casefold() == username.casefold() for name in names):
         raise forms.ValidationError(_("This login name is taken."), code="unique")
+    if names:
+        raise forms.ValidationError(
+            _("This login name looks too much like “%(taken)s”, which is taken. Choose another."),
+            code="lookalike", params={"taken": names[0]},
+        )
 
 
 class SignUpForm(UserCreationForm):
@@ -57,3 +69,8 @@ class AdminSignUpForm(AdminUserCreationForm):
 class AdminUserChangeForm(UserChangeForm):
     class Meta(UserChangeForm.Meta):
         model = User
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        check_login_free(username, account=self.instance)
+        return username

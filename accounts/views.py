@@ -35,12 +35,13 @@ class SignUpView(FormView):
 
 def profile(request, login):
     """A player's page at /players/<login>/ (any case of the login name finds it): their
-    numbers, their rating history as a chart, and their games, a page at a time."""
+    numbers, their rating history as a chart, and their games, a page at a time (a
+    private game only for its players and moderators)."""
     from ratings.history import chart_for, games_page
 
     person = get_object_or_404(User.objects.by_login(login).select_related("player"))
     return render(request, "accounts/profile.html", {
         "person": person, "player": person.player,
-        "chart": chart_for(person.player, joined=person.date_joined),
+        "chart": chart_for(person.player, joined=person.date_joined, viewer=request.user),
         "games": games_page(person, request.GET.get("page"), viewer=request.user),
     })

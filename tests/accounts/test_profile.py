@@ -150,7 +150,7 @@ def test_the_games_table_pages_with_the_same_queries(client, make_user, ended_ga
     assert len(game_rows(second)) == 5
 
 
-def test_an_annulled_game_is_marked_and_a_private_one_not_linked(client, make_user, ended_game):
+def test_an_annulled_game_is_marked(client, make_user, ended_game):
     from django.contrib.auth.models import Group
 
     from accounts.models import User
@@ -158,12 +158,65 @@ def test_an_annulled_game_is_marked_and_a_private_one_not_linked(client, make_us
 
     masha, olya = make_user("masha"), make_user("olya")
     annulled = ended_game([masha, olya], [8, 0], goats=[1])
-    secret = ended_game([masha, olya], [2, 0], goats=[1], private=True)
+    ended_game([masha, olya], [2, 0], goats=[1])
     moder = make_user("moder", is_staff=True)
     moder.groups.add(Group.objects.get(name="moderators"))
     moderation.annul_game(annulled.pk, User.objects.get(pk=moder.pk), "fixed game")
     page = client.get("/players/masha/").content.decode()
     rows = game_rows(page)
     assert "аннулирована" in rows[1] and "<s>+8</s>" in rows[1]
-    assert f"/games/{secret.pk}/record/" not in rows[0] and "закрытая" in rows[0]
     assert Player.objects.get(user=masha).rating == 2
+
+
+# -- private games stay private (issue 23, point 8) -------------------------------------
+
+@pytest.fixture
+def secret_game(make_user, ended_game):
+    """masha's page: an open game with alex (+8), then a private one with olya (+2)."""
+    masha, olya, alex = make_user("masha"), make_user("olya"), make_user("alex")
+    ended_game([masha, alex], [8, 0], goats=[1])
+    return ended_game([masha, olya], [2, 0], goats=[1], private=True)
+
+
+def chart_steps(page):
+    """How many rating records the chart draws: one "V" (a step) each."""
+    svg = page.split('<figure class="rating-chart">')[1].split("</figure>")[0]
+    return re.search(r'class="line" d="([^"]+)"', svg).group(1).count("V")
+
+
+def masha_page_for(client, viewer):
+    if viewer is not None:
+        client.force_login(viewer)
+    return client.get("/players/masha/").content.decode()
+
+
+@pytest.mark.parametrize("stranger", ["anonymous", "a player", "staff, not a moderator"])
+def test_a_stranger_sees_no_private_game(client, make_user, secret_game, stranger):
+    viewer = {"anonymous": None, "a player": make_user("petya"),
+              "staff, not a moderator": make_user("clerk", is_staff=True)}[stranger]
+    page = masha_page_for(client, viewer)
+    rows = game_rows(page)
+    assert len(rows) == 1 and 'href="/players/alex/"' in rows[0]
+    assert "olya" not in page and "+2" not in page and "закрытая" not in page
+    assert chart_steps(page) == 1   # the open game's +8 only
+
+
+@pytest.mark.parametrize("who", ["masha", "olya", "a moderator", "a superuser"])
+def test_its_players_and_moderators_see_a_private_game(client, make_user, secret_game, who):
+    from django.contrib.auth.models import Group
+
+    from accounts.models import User
+
+    if who == "a moderator":
+        viewer = make_user("moder", is_staff=True)
+        viewer.groups.add(Group.objects.get(name="moderators"))
+    elif who == "a superuser":
+        viewer = make_user("boss", is_staff=True, is_superuser=True)
+    else:
+        viewer = User.objects.get(username=who)
+    page = masha_page_for(client, User.objects.get(pk=viewer.pk))
+    rows = game_rows(page)
+    assert len(rows) == 2
+    assert 'href="/players/olya/"' in rows[0] or "<b>olya</b>" in rows[0]
+    assert f'href="/games/{secret_game.pk}/record/"' in rows[0] and "+2" in rows[0]
+    assert chart_steps(page) == 2   # +8, then the private +2
