@@ -181,3 +181,18 @@ def test_a_refusal_speaks_the_players_language(make_user):
     other = next(t.name for t in state.hand(state.turn) if t.name != lead)
     with translation.override("ru"), pytest.raises(PlayError, match=f"с {lead}"):
         services.act(match.pk, mover, {"play": other}, match.version)
+
+
+def test_the_tests_deal_from_the_seed_they_show(make_user):
+    """tests/seeding.py: so that a failing test's games can be dealt again."""
+    import os
+
+    from tests import seeding
+
+    seed = int(os.environ[seeding.SEED_VARIABLE])  # this test's (tests/conftest.py)
+    match = services.create_request(make_user("masha"), players=3)
+    for name in ("alex", "olya"):
+        services.join_request(make_user(name), match.pk)
+    first = Move.objects.get(match=match, number=1)
+    assert first.kind == "deal"
+    assert first.payload == rules.random_deal(3, seeding.deal_generator(seed, "tests")).to_json()
