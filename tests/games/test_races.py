@@ -13,11 +13,11 @@ import pytest
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import records, rules, services, snapshots
+from games import rules, services, snapshots
 from games.models import Match, MatchStatus, Move
 from games.services import PlayError
 
-from .conftest import human_move, state_of
+from .conftest import human_move, state_of, the_winner
 
 TURN_SECONDS = 10
 
@@ -40,26 +40,6 @@ def late_move(match, users, shown, seat, message, path):
     """The move as the room sends it (``known``: its snapshot) or on the locked way."""
     return services.act(match.pk, users[seat], message, shown.version,
                         known=shown if path == "known" else None)
-
-
-def the_winner(match, before: int, seat: int) -> str:
-    """"move" or "timeout", after checking that the log holds one of them, once, and
-    that the match is what its log replays to."""
-    match.refresh_from_db()
-    log = list(Move.objects.filter(match=match).order_by("number"))
-    assert [m.number for m in log] == list(range(1, match.version + 1))  # once each, no gap
-    assert records.state_after(match) == rules.GameState.from_json(match.state)
-    after = [(m.kind, m.seat) for m in log[before:]]
-    if after == [("timeout", seat)]:
-        assert match.status == MatchStatus.INTERRUPTED
-        assert (match.result["reason"], match.result["interrupted_by"]) == ("timeout", seat)
-        return "timeout"
-    # The move, and perhaps the knocks made for players after it (RULES.md 5, rule 3).
-    assert after[0][0] in ("play", "draw") and after[0][1] == seat, after
-    assert all(kind == "knock" for kind, _seat in after[1:]), after
-    assert not any(m.kind == "timeout" for m in log)
-    assert match.status == MatchStatus.PLAYING
-    return "move"
 
 
 @pytest.mark.django_db
