@@ -7,10 +7,40 @@ the real log-in form. `client.login()` does not work here: the log-in throttle
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
+from tests import seeding
+
 PASSWORD = "Kozel-test-pass-42"
+RULES_TESTS = Path(__file__).parent / "rules"
+DEAL_SEED = pytest.StashKey[int]()
+
+
+@pytest.fixture(autouse=True)
+def _seeded_deals(request, monkeypatch):
+    """Every game the test deals through the services (and every bot's choice) comes
+    from one seed, shown in the report if the test fails (tests/seeding.py); a server
+    process the test starts gets it too.  Not for tests/rules: the rules service is
+    given its randomness, and its tests say which; nor for a test marked
+    ``system_random``, which checks where a real game's deals come from."""
+    if request.node.path.is_relative_to(RULES_TESTS) \
+            or request.node.get_closest_marker("system_random"):
+        return
+    seed = seeding.test_seed()
+    request.node.stash[DEAL_SEED] = seed
+    monkeypatch.setenv(seeding.SEED_VARIABLE, str(seed))
+    seeding.seed_deals(seed, setattr=monkeypatch.setattr)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    # In the failure's report whether or not the test's output is captured (-s).
+    report = yield
+    if report.failed and DEAL_SEED in item.stash:
+        report.sections.append(("deal seed", seeding.report_line(item.stash[DEAL_SEED])))
+    return report
 
 
 @pytest.fixture(autouse=True)
