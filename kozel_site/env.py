@@ -4,6 +4,7 @@ Pure functions over a mapping (normally ``os.environ``), so that tests can check
 setups -- the embedded default and the scaled-out one -- without restarting Django.
 """
 
+import re
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -149,7 +150,8 @@ def channel_layers(env: Mapping[str, str]) -> dict:
 def caches(env: Mapping[str, str]) -> dict:
     """Redis when REDIS_URL is set, shared by all processes; else one process's memory.
 
-    Nothing that must hold across processes is kept in the cache: the log-in throttle
+    Kept there: the counts of sign-ups and password-reset mails (django-ratelimit), which
+    must hold across processes, hence Redis when there are several. The log-in throttle
     counts failures in the database, and sessions live in the database too.
     """
     url = env.get("REDIS_URL", "").strip()
@@ -171,3 +173,32 @@ def login_lock(env: Mapping[str, str]) -> tuple[int, timedelta]:
     if limit < 1 or minutes < 1:
         raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_LOCK_MINUTES must be at least 1.")
     return limit, timedelta(minutes=minutes)
+
+
+def login_address_limit(env: Mapping[str, str]) -> int:
+    """How many failed log-ins under any names lock a whole address (for LOGIN_LOCK_MINUTES)."""
+    limit = env_int(env, "LOGIN_ADDRESS_FAILURE_LIMIT", 20)
+    if limit < 1:
+        raise ImproperlyConfigured("LOGIN_ADDRESS_FAILURE_LIMIT must be at least 1.")
+    return limit
+
+
+def trusted_proxies(env: Mapping[str, str]) -> int:
+    """How many reverse proxies of our own stand in front of the site (0: none, the
+    socket's address is the client's); see kozel_site/clientaddress.py."""
+    count = env_int(env, "TRUSTED_PROXIES", 0)
+    if count < 0:
+        raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more.")
+    return count
+
+
+_RATE = re.compile(r"[1-9][0-9]*/[1-9]?[0-9]*[smhd]")
+
+
+def rate(env: Mapping[str, str], name: str, default: str) -> str:
+    """A limit in django-ratelimit's notation: "5/h" is five an hour, "3/15m" three in a
+    quarter of an hour (s, m, h, d)."""
+    raw = env.get(name, "").strip() or default
+    if not _RATE.fullmatch(raw):
+        raise ImproperlyConfigured(f'{name} must be a count per period such as "5/h" or "3/15m", not {raw!r}.')
+    return raw

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "django_ratelimit",
     "accounts",
     "games",
     "ratings",
@@ -101,9 +102,17 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# The client's address every limit below counts by: the socket's, or behind
+# TRUSTED_PROXIES proxies of our own the one in X-Forwarded-For they vouch for.
+TRUSTED_PROXIES = config.trusted_proxies(ENV)
+
 # The log-in throttle (django-axes). Failures are counted in the database, so the lock
-# holds across every server process in both setups.
+# holds across every server process in both setups. A login name is locked on an
+# address, and a whole address at a higher count (accounts/throttle.py).
 AXES_FAILURE_LIMIT, AXES_COOLOFF_TIME = config.login_lock(ENV)
+LOGIN_ADDRESS_FAILURE_LIMIT = config.login_address_limit(ENV)
+AXES_HANDLER = "accounts.throttle.NameAndAddressHandler"
+AXES_CLIENT_IP_CALLABLE = "kozel_site.clientaddress.client_address"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "accounts.throttle.login_name"
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.locked_out"
@@ -111,6 +120,25 @@ AXES_RESET_ON_SUCCESS = True
 # A lock lasts AXES_COOLOFF_TIME from the failure that caused it, whatever is tried meanwhile.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_VERBOSE = False
+
+# Sign-ups and password-reset mails (django-ratelimit): counted in the cache, which is
+# Redis, shared by every process, when REDIS_URL is set, and the one process's memory in
+# the embedded setup (where that one process is the whole site).
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_IP_META_KEY = "kozel_site.clientaddress.client_address"
+# New accounts from one client address.
+KOZEL_SIGNUP_RATE = config.rate(ENV, "SIGNUP_RATE", "5/h")
+# Reset mails to one e-mail address, and to one account.
+KOZEL_PASSWORD_RESET_RATE = config.rate(ENV, "PASSWORD_RESET_RATE", "3/h")
+# Reset requests from one client address, whatever addresses they name.
+KOZEL_PASSWORD_RESET_CLIENT_RATE = config.rate(ENV, "PASSWORD_RESET_CLIENT_RATE", "10/h")
+if not ENV.get("REDIS_URL", "").strip():
+    # django-ratelimit calls the in-process cache unfit because several processes would
+    # each count apart; the embedded setup is one process.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+else:
+    # It knows django-redis' backend, not Django's own, which increments atomically too.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # E-mail: printed to the console unless an SMTP server is configured.
 EMAIL_HOST = ENV.get("EMAIL_HOST", "")

@@ -68,7 +68,25 @@ def test_safe_local_defaults():
         "www.kozel.example",
     ]
     assert env.login_lock({}) == (5, timedelta(minutes=15))
+    assert env.login_address_limit({}) == 20
+    assert env.trusted_proxies({}) == 0  # the socket's address; X-Forwarded-For ignored
     assert env.login_lock({"LOGIN_FAILURE_LIMIT": "3", "LOGIN_LOCK_MINUTES": "2"}) == (3, timedelta(minutes=2))
+
+
+@pytest.mark.parametrize("raw, expected", [("", "5/h"), ("3/15m", "3/15m"), ("100/d", "100/d")])
+def test_a_rate_is_a_count_per_period(raw, expected):
+    assert env.rate({"SIGNUP_RATE": raw}, "SIGNUP_RATE", "5/h") == expected
+
+
+@pytest.mark.parametrize("raw", ["5", "five/h", "5/hour", "0/h", "-1/h", "5/h; drop"])
+def test_a_garbled_rate_is_refused(raw):
+    with pytest.raises(ImproperlyConfigured, match="SIGNUP_RATE"):
+        env.rate({"SIGNUP_RATE": raw}, "SIGNUP_RATE", "5/h")
+
+
+def test_a_negative_number_of_proxies_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="TRUSTED_PROXIES"):
+        env.trusted_proxies({"TRUSTED_PROXIES": "-1"})
 
 
 def test_embedded_database_is_sqlite_in_wal_mode(tmp_path, django_db_blocker):
