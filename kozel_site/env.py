@@ -4,7 +4,9 @@ Pure functions over a mapping (normally ``os.environ``), so that tests can check
 setups -- the embedded default and the scaled-out one -- without restarting Django.
 """
 
+import os
 import re
+import secrets
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -72,11 +74,17 @@ def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]
 def secret_and_debug(env: Mapping[str, str]) -> tuple[str, bool]:
     """SECRET_KEY and DEBUG.
 
-    Without SECRET_KEY the site runs as a developer's copy: the development key with
-    DEBUG on. Setting SECRET_KEY turns DEBUG off unless DEBUG says otherwise. DEBUG off
-    with the development key is refused: anyone could forge sessions and reset links.
+    The key is SECRET_KEY, else the one kept in the file SECRET_KEY_FILE names (made there
+    on first use: what `make run` does), else the development key. Any real key turns
+    DEBUG off unless DEBUG says otherwise; with the development key DEBUG is on, a
+    developer's copy. DEBUG off with the development key is refused: anyone could forge
+    sessions and reset links.
     """
-    secret = env.get("SECRET_KEY", "").strip() or DEV_SECRET_KEY
+    secret = env.get("SECRET_KEY", "").strip()
+    key_file = env.get("SECRET_KEY_FILE", "").strip()
+    if not secret and key_file:
+        secret = kept_secret_key(Path(key_file))
+    secret = secret or DEV_SECRET_KEY
     debug = env_bool(env, "DEBUG", default=secret == DEV_SECRET_KEY)
     if not debug and secret == DEV_SECRET_KEY:
         raise ImproperlyConfigured(
@@ -84,6 +92,22 @@ def secret_and_debug(env: Mapping[str, str]) -> tuple[str, bool]:
             "Set SECRET_KEY to a long random string before serving the site to anyone."
         )
     return secret, debug
+
+
+def kept_secret_key(path: Path) -> str:
+    """The secret key kept in ``path``; made (random, readable by its owner only) if the
+    file does not exist yet, and the same on every later start."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if not key:
+            raise ImproperlyConfigured(f"SECRET_KEY_FILE {path} is empty: delete it to have a new key made.")
+        return key
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(key + "\n")
+    return key
 
 
 def database(env: Mapping[str, str], base_dir: Path) -> dict:

@@ -43,8 +43,27 @@ def test_a_garbled_flag_is_refused_rather_than_guessed():
         env.secret_and_debug({"DEBUG": "maybe"})
 
 
+def test_a_kept_secret_key_is_made_once_and_used_with_debug_off(tmp_path):
+    key_file = tmp_path / ".secret_key"
+    secret, debug = env.secret_and_debug({"SECRET_KEY_FILE": str(key_file)})
+    assert debug is False and len(secret) >= 50 and secret != env.DEV_SECRET_KEY
+    assert key_file.read_text().strip() == secret
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert env.secret_and_debug({"SECRET_KEY_FILE": str(key_file)}) == (secret, False)
+    assert env.secret_and_debug({"SECRET_KEY_FILE": str(key_file), "DEBUG": "1"}) == (secret, True)
+    # SECRET_KEY, when set, is the key.
+    assert env.secret_and_debug({"SECRET_KEY_FILE": str(key_file), "SECRET_KEY": "s" * 50}) == ("s" * 50, False)
+
+
+def test_an_emptied_secret_key_file_is_refused(tmp_path):
+    key_file = tmp_path / ".secret_key"
+    key_file.write_text("\n")
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY_FILE"):
+        env.secret_and_debug({"SECRET_KEY_FILE": str(key_file)})
+
+
 def _django_setup(extra_env):
-    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
+    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "SECRET_KEY_FILE", "DEBUG")}
     environment.update(extra_env, DJANGO_SETTINGS_MODULE="kozel_site.settings")
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); print('started')"],
