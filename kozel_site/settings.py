@@ -8,6 +8,7 @@ embedded -- SQLite in WAL mode, the in-memory channel layer, one daphne process.
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from kozel_site import env as config
@@ -20,13 +21,41 @@ ALLOWED_HOSTS = config.env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost",
 CSRF_TRUSTED_ORIGINS = config.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 # Behind a proxy that terminates TLS: cookies only over HTTPS, and trust its scheme header.
+# Off for the embedded site on 127.0.0.1, which is plain HTTP.
 HTTPS = config.env_bool(ENV, "HTTPS", default=False)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    # Strict-Transport-Security only when asked for: browsers remember it for that long.
-    SECURE_HSTS_SECONDS = config.env_int(ENV, "HSTS_SECONDS", 0)
+    # Strict-Transport-Security: browsers then use HTTPS only, for this long (a year
+    # unless HSTS_SECONDS says otherwise; 0 sends none).
+    SECURE_HSTS_SECONDS = config.env_int(ENV, "HSTS_SECONDS", 365 * 24 * 60 * 60)
+
+# Content-Security-Policy (django-csp): everything from the site itself, and no inline
+# script, style or handler anywhere (templates/ keep theirs in static/; htmx's own inline
+# style and eval are turned off in base.html). 'self' covers the site's WebSockets too.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# Permissions-Policy (django-permissions-policy): nothing the site has no use for; the
+# fullscreen and keeping the screen on that a game on a phone may want later, for the
+# site itself only. (Vibration and notifications are not governed by this header.)
+PERMISSIONS_POLICY = {
+    "camera": [], "microphone": [], "geolocation": [], "payment": [], "usb": [],
+    "display-capture": [], "browsing-topics": [],
+    "fullscreen": ["self"], "screen-wake-lock": ["self"],
+}
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's, so even `runserver` speaks ASGI.
@@ -39,6 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "csp",
     "axes",
     "django_ratelimit",
     "accounts",
@@ -48,6 +78,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
