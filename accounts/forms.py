@@ -2,11 +2,13 @@ from django import forms
 from django.contrib.auth.forms import (
     AdminUserCreationForm,
     AuthenticationForm,
+    PasswordResetForm,
     UserChangeForm,
     UserCreationForm,
 )
 from django.utils.translation import gettext_lazy as _
 
+from accounts import limits
 from accounts.models import User
 
 
@@ -53,6 +55,23 @@ class LoginForm(AuthenticationForm):
         # Django's message says both fields may be case-sensitive; login names are not.
         "invalid_login": _("Wrong login name or password. Mind the case of the password."),
     }
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending at most PASSWORD_RESET_RATE mails to one mailbox and to
+    one account. Beyond it the mail is not sent and the page that follows says what it
+    always says: a stranger learns nothing of whether the address has an account, and
+    cannot fill someone's mailbox."""
+
+    def save(self, *args, request=None, **kwargs):
+        self._request = request
+        super().save(*args, request=request, **kwargs)
+
+    def get_users(self, email):
+        for user in super().get_users(email):
+            if not (limits.reset_mail_refused_to_address(self._request, user.email)
+                    or limits.reset_mail_refused_to_account(self._request, user)):
+                yield user
 
 
 class AdminSignUpForm(AdminUserCreationForm):

@@ -49,6 +49,15 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # The limits on sign-ups and reset mails count in the cache (the process's memory
+    # here): each test starts with none counted.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def make_user(db):
     """make_user("masha", email=...) -> a User (with its Player); password is PASSWORD."""

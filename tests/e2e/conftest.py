@@ -77,7 +77,9 @@ def browser(monkeypatch):
 
 class Person:
     """One person at a browser: their own context (cookies) and page, and what went wrong
-    in the page (JavaScript errors) for the test to check."""
+    in the page (JavaScript errors) for the test to check. Whatever the page's
+    Content-Security-Policy refused (Chromium says so on the console) fails the test
+    anyway, when the people fixture ends."""
 
     def __init__(self, browser, server, name: str, viewport: dict):
         self.name = name
@@ -87,6 +89,12 @@ class Person:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(f"{self.name}: {error}"))
+        self.refused: list[str] = []
+        self.page.on("console", self._note_refusal)
+
+    def _note_refusal(self, message) -> None:
+        if "Content Security Policy" in message.text:
+            self.refused.append(f"{self.name} at {self.page.url}: {message.text}")
 
     def log_in_as(self, user, server) -> None:
         """Log in by session cookie: the server's password hasher differs from the test
@@ -123,3 +131,5 @@ def people(daphne_server, browser):
     yield make
     for person in made:
         person.context.close()
+    refused = [line for person in made for line in person.refused]
+    assert not refused, "The Content-Security-Policy refused:\n" + "\n".join(refused)
