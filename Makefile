@@ -1,5 +1,6 @@
 # Two commands for a newcomer:  make run   and   make test
-# Both create .venv and install requirements.txt (again only when it changes).
+# Both create .venv and install requirements.txt (again only when it changes);
+# make test also sees to a Chromium for the browser tests.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
@@ -9,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test bench bench-ladder bench-load bench-statement bench-render bench-meanwhile bench-checkpoints migrate messages
+.PHONY: run dev test bench bench-ladder bench-load bench-statement bench-render bench-meanwhile bench-checkpoints migrate messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,14 +22,23 @@ $(STAMP): requirements.txt | $(PY)
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
 
-# Serve the site with daphne on http://$(HOST):$(PORT) (HTTP and WebSocket).
+# Serve the site with daphne on http://$(HOST):$(PORT) (HTTP and WebSocket) as players see
+# it: DEBUG off (unless DEBUG=1), with a secret key made once and kept in SECRET_KEY_FILE
+# (git-ignored, readable by its owner only). A SECRET_KEY in the environment wins.
+run: export SECRET_KEY_FILE ?= $(CURDIR)/.secret_key
 run: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) kozel_site.asgi:application
 
+# The same with the developer's pages (DEBUG on): tracebacks, the URL list on a 404.
+dev: export DEBUG = 1
+dev: run
+
 # The whole pytest suite; pytest-django builds its own test database.
+# First a Chromium for the browser tests (bin/ensure-browser says how it finds one).
 # Extra arguments: make test PYTEST_ARGS="-k accounts -x"
 test: $(STAMP)
+	bin/ensure-browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)

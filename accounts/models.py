@@ -3,20 +3,34 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.core.validators import MinLengthValidator
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.validators import LOGIN_MAX_LENGTH, LOGIN_MIN_LENGTH, LoginNameValidator
+from accounts.logins import CLASH_MARK, LOGIN_KEY_MAX_LENGTH, keys_of, login_key
+from accounts.validators import (
+    LOGIN_MAX_LENGTH,
+    LOGIN_MIN_LENGTH,
+    LoginNameValidator,
+    OneAlphabetValidator,
+)
 from kozel_site.appendonly import AppendOnlyModel
 
 
 class UserManager(DjangoUserManager):
     def by_login(self, login):
-        """Users whose login name is `login` without regard to case (at most one)."""
-        return self.alias(login_lower=Lower("username")).filter(
-            login_lower=Lower(models.Value(login))
-        )
+        """The user whose login name is `login` without regard to case: a queryset of at
+        most one.  A look-alike name (same key, other letters) does not find it."""
+        folded = login.casefold()
+        candidates = self.filter(login_key__in=keys_of(login)).values_list("pk", "username")
+        return self.filter(pk__in=[pk for pk, name in candidates if name.casefold() == folded])
+
+    def lookalikes(self, login):
+        """Users whose login name a reader could take for `login` (its case variants too)."""
+        key = login_key(login)
+        # The LIKE scans the clash keys' few rows only where the database can tell; a
+        # sign-up, the one caller, is rare.
+        return self.filter(Q(login_key=key) | Q(login_key__startswith=key + CLASH_MARK))
 
     def get_by_natural_key(self, username):
         # Login names are unique without regard to case, so logging in ignores case too.
@@ -28,21 +42,24 @@ class User(AbstractUser):
         _("login name"),
         max_length=LOGIN_MAX_LENGTH,
         unique=True,
-        validators=[LoginNameValidator(), MinLengthValidator(LOGIN_MIN_LENGTH)],
+        validators=[LoginNameValidator(), OneAlphabetValidator(), MinLengthValidator(LOGIN_MIN_LENGTH)],
         help_text=_("3 to 30 letters, digits, “_” or “-”. Other players see it."),
         error_messages={"unique": _("This login name is taken.")},
     )
+    # Equal for login names that differ only in case or look alike (accounts.logins), so
+    # no two accounts can be told apart only by letters that look the same.
+    login_key = models.CharField(max_length=LOGIN_KEY_MAX_LENGTH, unique=True, editable=False)
 
     objects = UserManager()
 
-    class Meta(AbstractUser.Meta):
-        constraints = [
-            models.UniqueConstraint(
-                Lower("username"),
-                name="accounts_user_login_unique_ci",
-                violation_error_message=_("This login name is taken."),
-            ),
-        ]
+    def save(self, *args, **kwargs):
+        # A clash key, kept from before look-alikes were refused, stays while the name does.
+        if self.login_key not in keys_of(self.username):
+            self.login_key = login_key(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "login_key"}
+        super().save(*args, **kwargs)
 
 
 class Player(models.Model):

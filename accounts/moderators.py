@@ -54,3 +54,9 @@ def ensure_group(sender=None, apps=None, using="default", **kwargs):
     for app_label, codename in REVOKED:
         group.permissions.remove(*Permission.objects.using(using).filter(
             content_type__app_label=app_label, codename=codename))
+
+
+def is_moderator(user) -> bool:
+    """Staff with the "moderate" permission: the moderators group, or a superuser."""
+    return bool(user is not None and user.is_authenticated and user.is_staff
+                and user.has_perm("accounts.moderate"))

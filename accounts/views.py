@@ -1,10 +1,13 @@
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
-from accounts.forms import SignUpForm
+from accounts import limits
+from accounts.forms import LimitedPasswordResetForm, SignUpForm
 from accounts.models import User
 
 
@@ -19,6 +22,8 @@ class SignUpView(FormView):
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
+        if limits.signup_refused(self.request):
+            return refused(self, form, _("Too many new accounts from your network address. Try again later."))
         user = form.save()
         # Signing up logs the new player in straight away.
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -33,14 +38,38 @@ class SignUpView(FormView):
         return str(self.success_url)
 
 
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with the mails limited (LimitedPasswordResetForm) and the requests from
+    one client address too: that answer says nothing about any account."""
+
+    form_class = LimitedPasswordResetForm
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        if limits.reset_request_refused(self.request):
+            return refused(self, form, _("Too many password-reset requests from your network address. "
+                                         "Try again later."))
+        return super().form_valid(form)
+
+
+def refused(view, form, message):
+    """The form again with ``message`` above it, as HTTP 429 (Too Many Requests)."""
+    form.add_error(None, message)
+    return view.render_to_response(view.get_context_data(form=form), status=429)
+
+
 def profile(request, login):
     """A player's page at /players/<login>/ (any case of the login name finds it): their
-    numbers, their rating history as a chart, and their games, a page at a time."""
+    numbers, their rating history as a chart, and their games, a page at a time (a
+    private game only for its players and moderators)."""
     from ratings.history import chart_for, games_page
 
     person = get_object_or_404(User.objects.by_login(login).select_related("player"))
     return render(request, "accounts/profile.html", {
         "person": person, "player": person.player,
-        "chart": chart_for(person.player, joined=person.date_joined),
+        "chart": chart_for(person.player, joined=person.date_joined, viewer=request.user),
         "games": games_page(person, request.GET.get("page"), viewer=request.user),
     })

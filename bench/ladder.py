@@ -74,6 +74,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
+from accounts.logins import login_key  # noqa: E402
 from accounts.models import Player  # noqa: E402
 from ratings.models import RatingRecord  # noqa: E402
 from ratings.services import period_starts  # noqa: E402
@@ -146,10 +147,11 @@ def build(players: int, records: int, seed: int) -> None:
     with connection.cursor() as django_cursor:
         cursor = django_cursor.cursor
         cursor.execute(f"TRUNCATE {', '.join(TABLES)} CASCADE")
+        names = {i: "heavy" if i == HEAVY else f"player{i}" for i in population}
         copy(cursor, "accounts_user",
-             ["id", "password", "is_superuser", "username", "first_name", "last_name", "email",
-              "is_staff", "is_active", "date_joined"],
-             ((i, "!", False, "heavy" if i == HEAVY else f"player{i}", "", "", "", False,
+             ["id", "password", "is_superuser", "username", "login_key", "first_name", "last_name",
+              "email", "is_staff", "is_active", "date_joined"],
+             ((i, "!", False, names[i], login_key(names[i]), "", "", "", False,
                i not in closed, year_ago - timedelta(days=1)) for i in population))
         copy(cursor, "accounts_player",
              ["id", "user_id", "rating", "games_played", "times_goat", "last_game_at", "active"],

@@ -86,10 +86,14 @@ class Match(models.Model):
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
         ]
         indexes = [
-            # The clock's sweep: running matches whose deadline has passed.
+            # The clock's sweep: running matches whose deadline has passed.  The status
+            # is a column, not part of the condition: SQLite chooses a plan before the
+            # query's parameters are bound, so it cannot tell that its "status = ?" is
+            # "playing" and would not use an index of playing matches only.  Only a
+            # running game has a deadline, so the index still holds only those.
             models.Index(
-                fields=["deadline"],
-                condition=Q(status="playing", deadline__isnull=False),
+                fields=["status", "deadline"],
+                condition=Q(deadline__isnull=False),
                 name="match_due_deadline_idx",
             ),
             # The lobby: open and running tables, newest first.

@@ -380,8 +380,15 @@ def _log(match: Match, kind: str, seat: int | None, payload: dict) -> None:
                              payload=payload))
 
 
+def deal_random() -> random.Random:
+    """The generator every deal is shuffled with: the system's randomness, so that no
+    deal can be foreseen.  The one place deals get it from, so that the tests can deal
+    from a seed they show (tests/conftest.py)."""
+    return secrets.SystemRandom()
+
+
 def _deal(match: Match, state: rules.GameState) -> None:
-    deal = rules.random_deal(match.seats_count, secrets.SystemRandom())
+    deal = rules.random_deal(match.seats_count, deal_random())
     state, events = rules.start_round(state, deal)
     _log(match, MoveKind.DEAL, None, deal.to_json())
     _advance(match, state, events)

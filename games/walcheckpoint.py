@@ -62,12 +62,14 @@ class Checkpointer(threading.Thread):
     """Checkpoints one database every ``interval`` seconds until stopped.
 
     ``last`` is the last checkpoint's answer: (1 if it could not finish -- the write lock
-    or a reader in its way -- else 0, pages in the log, pages of it copied)."""
+    or a reader in its way -- else 0, pages in the log, pages of it copied); ``tries``
+    how many it has tried, failed ones included."""
 
     def __init__(self, path: str, interval: float = INTERVAL) -> None:
         super().__init__(name="sqlite-checkpoints", daemon=True)
         self.path, self.interval = path, interval
         self.last: tuple[int, int, int] | None = None
+        self.tries = 0
         self._stopped = threading.Event()
 
     def stop(self) -> None:
@@ -94,6 +96,7 @@ class Checkpointer(threading.Thread):
                 if connection is not None:
                     connection.close()
                 connection = None
+            self.tries += 1
         if connection is not None:
             connection.close()
 

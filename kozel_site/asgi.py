@@ -14,16 +14,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-
 from games.routing import websocket_urlpatterns  # noqa: E402
+from kozel_site.origins import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Browsers send Origin with a WebSocket handshake: refuse other sites' pages, and
-        # give the consumers the logged-in user from the session cookie.
-        "websocket": AllowedHostsOriginValidator(
+        # Browsers send Origin with a WebSocket handshake: refuse any page but the site's
+        # own (scheme, host and port), and give the consumers the logged-in user from the
+        # session cookie.
+        "websocket": SameOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

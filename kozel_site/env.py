@@ -4,6 +4,9 @@ Pure functions over a mapping (normally ``os.environ``), so that tests can check
 setups -- the embedded default and the scaled-out one -- without restarting Django.
 """
 
+import os
+import re
+import secrets
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -71,11 +74,17 @@ def env_list(env: Mapping[str, str], name: str, default: list[str]) -> list[str]
 def secret_and_debug(env: Mapping[str, str]) -> tuple[str, bool]:
     """SECRET_KEY and DEBUG.
 
-    Without SECRET_KEY the site runs as a developer's copy: the development key with
-    DEBUG on. Setting SECRET_KEY turns DEBUG off unless DEBUG says otherwise. DEBUG off
-    with the development key is refused: anyone could forge sessions and reset links.
+    The key is SECRET_KEY, else the one kept in the file SECRET_KEY_FILE names (made there
+    on first use: what `make run` does), else the development key. Any real key turns
+    DEBUG off unless DEBUG says otherwise; with the development key DEBUG is on, a
+    developer's copy. DEBUG off with the development key is refused: anyone could forge
+    sessions and reset links.
     """
-    secret = env.get("SECRET_KEY", "").strip() or DEV_SECRET_KEY
+    secret = env.get("SECRET_KEY", "").strip()
+    key_file = env.get("SECRET_KEY_FILE", "").strip()
+    if not secret and key_file:
+        secret = kept_secret_key(Path(key_file))
+    secret = secret or DEV_SECRET_KEY
     debug = env_bool(env, "DEBUG", default=secret == DEV_SECRET_KEY)
     if not debug and secret == DEV_SECRET_KEY:
         raise ImproperlyConfigured(
@@ -83,6 +92,22 @@ def secret_and_debug(env: Mapping[str, str]) -> tuple[str, bool]:
             "Set SECRET_KEY to a long random string before serving the site to anyone."
         )
     return secret, debug
+
+
+def kept_secret_key(path: Path) -> str:
+    """The secret key kept in ``path``; made (random, readable by its owner only) if the
+    file does not exist yet, and the same on every later start."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if not key:
+            raise ImproperlyConfigured(f"SECRET_KEY_FILE {path} is empty: delete it to have a new key made.")
+        return key
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(key + "\n")
+    return key
 
 
 def database(env: Mapping[str, str], base_dir: Path) -> dict:
@@ -149,7 +174,8 @@ def channel_layers(env: Mapping[str, str]) -> dict:
 def caches(env: Mapping[str, str]) -> dict:
     """Redis when REDIS_URL is set, shared by all processes; else one process's memory.
 
-    Nothing that must hold across processes is kept in the cache: the log-in throttle
+    Kept there: the counts of sign-ups and password-reset mails (django-ratelimit), which
+    must hold across processes, hence Redis when there are several. The log-in throttle
     counts failures in the database, and sessions live in the database too.
     """
     url = env.get("REDIS_URL", "").strip()
@@ -171,3 +197,32 @@ def login_lock(env: Mapping[str, str]) -> tuple[int, timedelta]:
     if limit < 1 or minutes < 1:
         raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_LOCK_MINUTES must be at least 1.")
     return limit, timedelta(minutes=minutes)
+
+
+def login_address_limit(env: Mapping[str, str]) -> int:
+    """How many failed log-ins under any names lock a whole address (for LOGIN_LOCK_MINUTES)."""
+    limit = env_int(env, "LOGIN_ADDRESS_FAILURE_LIMIT", 20)
+    if limit < 1:
+        raise ImproperlyConfigured("LOGIN_ADDRESS_FAILURE_LIMIT must be at least 1.")
+    return limit
+
+
+def trusted_proxies(env: Mapping[str, str]) -> int:
+    """How many reverse proxies of our own stand in front of the site (0: none, the
+    socket's address is the client's); see kozel_site/clientaddress.py."""
+    count = env_int(env, "TRUSTED_PROXIES", 0)
+    if count < 0:
+        raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more.")
+    return count
+
+
+_RATE = re.compile(r"[1-9][0-9]*/[1-9]?[0-9]*[smhd]")
+
+
+def rate(env: Mapping[str, str], name: str, default: str) -> str:
+    """A limit in django-ratelimit's notation: "5/h" is five an hour, "3/15m" three in a
+    quarter of an hour (s, m, h, d)."""
+    raw = env.get(name, "").strip() or default
+    if not _RATE.fullmatch(raw):
+        raise ImproperlyConfigured(f'{name} must be a count per period such as "5/h" or "3/15m", not {raw!r}.')
+    return raw

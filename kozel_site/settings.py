@@ -8,6 +8,7 @@ embedded -- SQLite in WAL mode, the in-memory channel layer, one daphne process.
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from kozel_site import env as config
@@ -20,13 +21,41 @@ ALLOWED_HOSTS = config.env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost",
 CSRF_TRUSTED_ORIGINS = config.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
 # Behind a proxy that terminates TLS: cookies only over HTTPS, and trust its scheme header.
+# Off for the embedded site on 127.0.0.1, which is plain HTTP.
 HTTPS = config.env_bool(ENV, "HTTPS", default=False)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    # Strict-Transport-Security only when asked for: browsers remember it for that long.
-    SECURE_HSTS_SECONDS = config.env_int(ENV, "HSTS_SECONDS", 0)
+    # Strict-Transport-Security: browsers then use HTTPS only, for this long (a year
+    # unless HSTS_SECONDS says otherwise; 0 sends none).
+    SECURE_HSTS_SECONDS = config.env_int(ENV, "HSTS_SECONDS", 365 * 24 * 60 * 60)
+
+# Content-Security-Policy (django-csp): everything from the site itself, and no inline
+# script, style or handler anywhere (templates/ keep theirs in static/; htmx's own inline
+# style and eval are turned off in base.html). 'self' covers the site's WebSockets too.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# Permissions-Policy (django-permissions-policy): nothing the site has no use for; the
+# fullscreen and keeping the screen on that a game on a phone may want later, for the
+# site itself only. (Vibration and notifications are not governed by this header.)
+PERMISSIONS_POLICY = {
+    "camera": [], "microphone": [], "geolocation": [], "payment": [], "usb": [],
+    "display-capture": [], "browsing-topics": [],
+    "fullscreen": ["self"], "screen-wake-lock": ["self"],
+}
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's, so even `runserver` speaks ASGI.
@@ -39,7 +68,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "csp",
     "axes",
+    "django_ratelimit",
     "accounts",
     "games",
     "ratings",
@@ -47,6 +78,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -101,9 +134,17 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# The client's address every limit below counts by: the socket's, or behind
+# TRUSTED_PROXIES proxies of our own the one in X-Forwarded-For they vouch for.
+TRUSTED_PROXIES = config.trusted_proxies(ENV)
+
 # The log-in throttle (django-axes). Failures are counted in the database, so the lock
-# holds across every server process in both setups.
+# holds across every server process in both setups. A login name is locked on an
+# address, and a whole address at a higher count (accounts/throttle.py).
 AXES_FAILURE_LIMIT, AXES_COOLOFF_TIME = config.login_lock(ENV)
+LOGIN_ADDRESS_FAILURE_LIMIT = config.login_address_limit(ENV)
+AXES_HANDLER = "accounts.throttle.NameAndAddressHandler"
+AXES_CLIENT_IP_CALLABLE = "kozel_site.clientaddress.client_address"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "accounts.throttle.login_name"
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.locked_out"
@@ -111,6 +152,25 @@ AXES_RESET_ON_SUCCESS = True
 # A lock lasts AXES_COOLOFF_TIME from the failure that caused it, whatever is tried meanwhile.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_VERBOSE = False
+
+# Sign-ups and password-reset mails (django-ratelimit): counted in the cache, which is
+# Redis, shared by every process, when REDIS_URL is set, and the one process's memory in
+# the embedded setup (where that one process is the whole site).
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_IP_META_KEY = "kozel_site.clientaddress.client_address"
+# New accounts from one client address.
+KOZEL_SIGNUP_RATE = config.rate(ENV, "SIGNUP_RATE", "5/h")
+# Reset mails to one e-mail address, and to one account.
+KOZEL_PASSWORD_RESET_RATE = config.rate(ENV, "PASSWORD_RESET_RATE", "3/h")
+# Reset requests from one client address, whatever addresses they name.
+KOZEL_PASSWORD_RESET_CLIENT_RATE = config.rate(ENV, "PASSWORD_RESET_CLIENT_RATE", "10/h")
+if not ENV.get("REDIS_URL", "").strip():
+    # django-ratelimit calls the in-process cache unfit because several processes would
+    # each count apart; the embedded setup is one process.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+else:
+    # It knows django-redis' backend, not Django's own, which increments atomically too.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # E-mail: printed to the console unless an SMTP server is configured.
 EMAIL_HOST = ENV.get("EMAIL_HOST", "")

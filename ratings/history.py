@@ -2,6 +2,9 @@
 
 A page costs the same few queries whatever its size: the count, the page of seats with
 their games, everybody's seats at those games, and this player's rating records of them.
+
+A private game is shown only to its players and to moderators: to anybody else the
+page shows neither the game nor its rating record on the chart.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from django.core.paginator import Paginator
 from django.db.models import FloatField, Func
 from django.utils import timezone
 
+from accounts.moderators import is_moderator
 from games.models import Match, MatchStatus, Seat
 from ratings.chart import rating_chart
 from ratings.models import RatingRecord
@@ -36,8 +40,25 @@ class Epoch(Func):
                            template="((julianday(%(expressions)s) - 2440587.5) * 86400.0)", **extra)
 
 
-def chart_for(player, joined=None):
-    points = list(RatingRecord.objects.filter(player=player).order_by("created_at", "id")
+def private_games_hidden(person, viewer):
+    """The ids of ``person``'s private games that ``viewer`` may not see (a subquery),
+    or None when the viewer may see them all: the person, or a moderator."""
+    seen_by_all = viewer is not None and viewer.is_authenticated and (
+        viewer.pk == person.pk or is_moderator(viewer))
+    if seen_by_all:
+        return None
+    hidden = Match.objects.filter(private=True, seats__user=person)
+    if viewer is not None and viewer.is_authenticated:
+        hidden = hidden.exclude(seats__user=viewer)   # the games the viewer sat at too
+    return hidden.values("pk")
+
+
+def chart_for(player, joined=None, viewer=None):
+    records = RatingRecord.objects.filter(player=player)
+    hidden = private_games_hidden(player.user, viewer)
+    if hidden is not None:
+        records = records.exclude(match_id__in=hidden)
+    points = list(records.order_by("created_at", "id")
                   .values_list(Epoch("created_at"), "rating_after"))
     return rating_chart(points, start=joined, now=timezone.now())
 
@@ -66,7 +87,8 @@ def _outcome(match: Match, seat: int) -> str:
 
 
 def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
-    """A page of the games ``person`` sat at that are over, newest first, as GameRows.
+    """A page of the games ``person`` sat at that are over and ``viewer`` may see, newest
+    first, as GameRows.
 
     A person sits at one table at a time, so their games follow one another: newest
     first is highest match id first, and "over" is every game but the one (at most)
@@ -76,6 +98,9 @@ def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
     """
     running = Match.objects.filter(status__in=RUNNING, seats__user=person).values("pk")
     seats = Seat.objects.filter(user=person).exclude(match_id__in=running).order_by("-match_id")
+    hidden = private_games_hidden(person, viewer)
+    if hidden is not None:
+        seats = seats.exclude(match_id__in=hidden)
     page = Paginator(_SeatPages(seats), per_page).get_page(number)
     matches = {s.match_id: s.match for s in page.object_list}
     everyone: dict[int, list[Seat]] = {}

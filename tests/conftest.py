@@ -6,16 +6,56 @@ the real log-in form. `client.login()` does not work here: the log-in throttle
 """
 
 import itertools
+import random
+from pathlib import Path
 
 import pytest
 
+from tests import seeding
+
 PASSWORD = "Kozel-test-pass-42"
+RULES_TESTS = Path(__file__).parent / "rules"
+DEAL_SEED = pytest.StashKey[int]()
+
+
+@pytest.fixture(autouse=True)
+def _seeded_deals(request, monkeypatch):
+    """Every game the test deals through the services (and every bot's choice) comes
+    from one seed, shown in the report if the test fails (tests/seeding.py); a server
+    process the test starts gets it too.  Not for tests/rules: the rules service is
+    given its randomness, and its tests say which; nor for a test marked
+    ``system_random``, which checks where a real game's deals come from."""
+    if request.node.path.is_relative_to(RULES_TESTS) \
+            or request.node.get_closest_marker("system_random"):
+        return
+    seed = seeding.test_seed()
+    request.node.stash[DEAL_SEED] = seed
+    monkeypatch.setenv(seeding.SEED_VARIABLE, str(seed))
+    seeding.seed_deals(seed, setattr=monkeypatch.setattr)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    # In the failure's report whether or not the test's output is captured (-s).
+    report = yield
+    if report.failed and DEAL_SEED in item.stash:
+        report.sections.append(("deal seed", seeding.report_line(item.stash[DEAL_SEED])))
+    return report
 
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # The real hasher is slow on purpose; tests hash many passwords.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # The limits on sign-ups and reset mails count in the cache (the process's memory
+    # here): each test starts with none counted.
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture
@@ -63,6 +103,23 @@ def make_match(db):
         return match
 
     return make
+
+
+@pytest.fixture
+def os_random_draws(monkeypatch):
+    """The names of the calls made on the operating system's generator during the test.
+
+    ``random.SystemRandom`` (which ``secrets.SystemRandom`` is) still answers every call
+    with the system's own random numbers; they are only counted.  A generator of Python's
+    own (``random.Random``, seeded or not) never calls these.
+    """
+    calls = []
+    for name in ("random", "getrandbits", "randbytes"):
+        def counted(self, *args, _real=getattr(random.SystemRandom, name), _name=name):
+            calls.append(_name)
+            return _real(self, *args)
+        monkeypatch.setattr(random.SystemRandom, name, counted)
+    return calls
 
 
 # -- a real server in a subprocess (tests/daphne_server.py) -----------------------------

@@ -32,7 +32,9 @@ from typing import Self
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-DAPHNE = Path(sys.executable).with_name("daphne")
+# daphne, started through tests/seeded_server.py: it deals from the test's seed
+# (KOZEL_TEST_SEED, passed on with the rest of the environment; tests/seeding.py).
+DAPHNE = [sys.executable, "-m", "tests.seeded_server", "daphne"]
 
 # What the server's play settings become for tests: quick bots and short pauses, and the
 # turn clock inside the server (it deals rounds and moves bots; DESIGN.md, Time).
@@ -76,7 +78,8 @@ def live_server_env(**extra: str) -> dict[str, str]:
     """The environment for a server on the test database, with FAST_PLAY and ``extra``.
 
     REDIS_URL (when set, as in CI's first pass) is passed on as it is: the server and
-    this process then share a channel layer."""
+    this process then share a channel layer.  So is KOZEL_TEST_SEED, the test's seed
+    (tests/seeding.py), which the server deals from."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("DATABASE_URL", "SQLITE_PATH", "SECRET_KEY", "DEBUG")}
     env.update(database_env())
@@ -114,7 +117,7 @@ class DaphneServer:
             raise RuntimeError("The server is already running.")
         with open(self.log_path, "ab") as log:  # the child keeps its own copy of the file
             self.process = subprocess.Popen(
-                [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), "kozel_site.asgi:application"],
+                [*DAPHNE, "-b", "127.0.0.1", "-p", str(self.port), "kozel_site.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,  # a Ctrl-C in the terminal is pytest's, not the server's
             )

@@ -3,6 +3,8 @@
 A record holds the deals and every action of a game.  ``read_record`` checks its shape,
 ``replay`` plays it through the rules (any broken rule is an InvalidRecord naming the
 round, the move and the rule) and ``summarize`` gives the line ``manage.py replay`` prints.
+Fields the format does not name are ignored at every level, so that records written by
+other tools (or later versions) still replay.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from .state import FINISHED, INTERRUPTED, PLAY, GameState
 FORMAT = "kozel-record/1"
 MAX_NAME_LENGTH = 150
 MAX_TURN_SECONDS = 86_400
+# The fields of a move (RECORD.md); any other is left out before the move is read, while
+# the client's messages, read by the same action_from_json, may carry no other.
+MOVE_FIELDS = ("seat", "play", "draw", "knock", "end")
 
 
 @dataclass
@@ -33,17 +38,16 @@ class RecordRound:
 class Record:
     players: list[str]
     fish: str
-    turn_seconds: int
+    turn_seconds: int | None = None  # informational, and optional in a record
     rounds: list[RecordRound] = field(default_factory=list)
     interrupt: tuple[int, str] | None = None  # (seat, "timeout" or "left")
 
     def to_json(self) -> dict:
-        data = {
-            "format": FORMAT, "players": list(self.players), "fish": self.fish,
-            "turn_seconds": self.turn_seconds,
-            "rounds": [dict(r.deal.to_json(), moves=[m.to_json() for m in r.moves])
-                       for r in self.rounds],
-        }
+        data = {"format": FORMAT, "players": list(self.players), "fish": self.fish}
+        if self.turn_seconds is not None:
+            data["turn_seconds"] = self.turn_seconds
+        data["rounds"] = [dict(r.deal.to_json(), moves=[m.to_json() for m in r.moves])
+                          for r in self.rounds]
         if self.interrupt is not None:
             data["interrupt"] = {"seat": self.interrupt[0], "reason": self.interrupt[1]}
         return data
@@ -76,8 +80,12 @@ def read_record(data: object) -> Record:
     if data.get("fish") not in ("all", "one"):
         raise InvalidRecord('"fish" must be "all" or "one"')
     seconds = data.get("turn_seconds")
-    if type(seconds) is not int or not 1 <= seconds <= MAX_TURN_SECONDS:
-        raise InvalidRecord('"turn_seconds" must be a whole number of seconds')
+    if "turn_seconds" in data and (type(seconds) is not int
+                                   or not 1 <= seconds <= MAX_TURN_SECONDS):
+        raise InvalidRecord(f'"turn_seconds", when given, must be a whole number of seconds '
+                            f'from 1 to {MAX_TURN_SECONDS}')
+    _refuse_pairs(data.get("pairs", False))
+    # "fair" (the verifiable deal) is not checked yet: like any other field, it is ignored.
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
         raise InvalidRecord('"rounds" must be a list')
@@ -95,6 +103,19 @@ def read_record(data: object) -> Record:
     return record
 
 
+def _refuse_pairs(pairs: object) -> None:
+    if pairs is True:
+        raise InvalidRecord('pair games ("pairs": true, RULES.md 11) are not supported yet')
+    if pairs is not False:
+        raise InvalidRecord('"pairs" must be true or false')
+
+
+def _read_move(move: object) -> Action:
+    if isinstance(move, dict):
+        move = {key: value for key, value in move.items() if key in MOVE_FIELDS}
+    return action_from_json(move)
+
+
 def _read_round(raw: object, number: int, seats: int) -> RecordRound:
     if not isinstance(raw, dict) or not isinstance(raw.get("moves"), list):
         raise InvalidRecord(f'round {number}: a round needs "hands", "bazaar" and "moves"')
@@ -105,7 +126,7 @@ def _read_round(raw: object, number: int, seats: int) -> RecordRound:
     moves = []
     for index, move in enumerate(raw["moves"], 1):
         try:
-            moves.append(action_from_json(move))
+            moves.append(_read_move(move))
         except MalformedAction as error:
             raise InvalidRecord(f"round {number}, move {index}: {error} (RECORD.md)") from None
     return RecordRound(deal, moves)

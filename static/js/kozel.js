@@ -54,6 +54,11 @@
     if (room) room.classList.remove("sent");
   });
 
+  // -- the invitation link is selected whole, ready to copy ---------------------------
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches("[data-invite-link]")) event.target.select();
+  });
+
   // -- leaving asks first ----------------------------------------------------------------
   document.addEventListener("submit", function (event) {
     var form = event.target;

@@ -1,3 +1,7 @@
+import re
+from datetime import datetime
+from datetime import timezone as dt_timezone
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -5,11 +9,33 @@ from django.utils import timezone
 from accounts.models import Player
 
 
+def profile_numbers(page):
+    """The profile's numbers by their labels: {"Рейтинг": "1357", ..., "Последняя партия": ...}."""
+    stats = page.split('<dl class="stats">')[1].split("</dl>")[0]
+    numbers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", stats))
+    numbers["Последняя партия"] = re.search(r"Последняя партия: ([^<]*)<br>", page).group(1)
+    return numbers
+
+
 def test_the_profile_page_shows_a_players_numbers(client, user):
-    Player.objects.filter(user=user).update(rating=42, games_played=7, times_goat=2, last_game_at=timezone.now())
+    # Numbers no other part of the page shows, each checked against its own label.
+    Player.objects.filter(user=user).update(
+        rating=1357, games_played=246, times_goat=97,
+        last_game_at=datetime(2019, 3, 14, 12, 0, tzinfo=dt_timezone.utc))
     page = client.get("/players/masha/").content.decode()
-    for text in ("masha", "Рейтинг", "42", "Сыграно партий", "7", "Был козлом", "2", "Последняя партия"):
-        assert text in page
+    assert "<h1>masha</h1>" in page
+    assert profile_numbers(page) == {
+        "Рейтинг": "1357", "Сыграно партий": "246", "Был козлом": "97",
+        "Последняя партия": "14 марта 2019 г.",  # 15:00 in Moscow; Russian "j E Y г."
+    }
+
+
+def test_a_player_with_no_games_shows_zeros(client, user):
+    page = client.get("/players/masha/").content.decode()
+    assert profile_numbers(page) == {
+        "Рейтинг": "0", "Сыграно партий": "0", "Был козлом": "0",
+        "Последняя партия": "ещё не было",
+    }
 
 
 def test_the_profile_is_found_in_any_case_and_in_cyrillic(client, make_user):
@@ -42,7 +68,6 @@ def test_the_ladder_index_exists(db):
 
 # -- the rating history and the games (issue 5, point 3) --------------------------------
 
-import re  # noqa: E402
 from datetime import timedelta  # noqa: E402
 
 from django.db import connection  # noqa: E402
@@ -125,7 +150,7 @@ def test_the_games_table_pages_with_the_same_queries(client, make_user, ended_ga
     assert len(game_rows(second)) == 5
 
 
-def test_an_annulled_game_is_marked_and_a_private_one_not_linked(client, make_user, ended_game):
+def test_an_annulled_game_is_marked(client, make_user, ended_game):
     from django.contrib.auth.models import Group
 
     from accounts.models import User
@@ -133,12 +158,65 @@ def test_an_annulled_game_is_marked_and_a_private_one_not_linked(client, make_us
 
     masha, olya = make_user("masha"), make_user("olya")
     annulled = ended_game([masha, olya], [8, 0], goats=[1])
-    secret = ended_game([masha, olya], [2, 0], goats=[1], private=True)
+    ended_game([masha, olya], [2, 0], goats=[1])
     moder = make_user("moder", is_staff=True)
     moder.groups.add(Group.objects.get(name="moderators"))
     moderation.annul_game(annulled.pk, User.objects.get(pk=moder.pk), "fixed game")
     page = client.get("/players/masha/").content.decode()
     rows = game_rows(page)
     assert "аннулирована" in rows[1] and "<s>+8</s>" in rows[1]
-    assert f"/games/{secret.pk}/record/" not in rows[0] and "закрытая" in rows[0]
     assert Player.objects.get(user=masha).rating == 2
+
+
+# -- private games stay private (issue 23, point 8) -------------------------------------
+
+@pytest.fixture
+def secret_game(make_user, ended_game):
+    """masha's page: an open game with alex (+8), then a private one with olya (+2)."""
+    masha, olya, alex = make_user("masha"), make_user("olya"), make_user("alex")
+    ended_game([masha, alex], [8, 0], goats=[1])
+    return ended_game([masha, olya], [2, 0], goats=[1], private=True)
+
+
+def chart_steps(page):
+    """How many rating records the chart draws: one "V" (a step) each."""
+    svg = page.split('<figure class="rating-chart">')[1].split("</figure>")[0]
+    return re.search(r'class="line" d="([^"]+)"', svg).group(1).count("V")
+
+
+def masha_page_for(client, viewer):
+    if viewer is not None:
+        client.force_login(viewer)
+    return client.get("/players/masha/").content.decode()
+
+
+@pytest.mark.parametrize("stranger", ["anonymous", "a player", "staff, not a moderator"])
+def test_a_stranger_sees_no_private_game(client, make_user, secret_game, stranger):
+    viewer = {"anonymous": None, "a player": make_user("petya"),
+              "staff, not a moderator": make_user("clerk", is_staff=True)}[stranger]
+    page = masha_page_for(client, viewer)
+    rows = game_rows(page)
+    assert len(rows) == 1 and 'href="/players/alex/"' in rows[0]
+    assert "olya" not in page and "+2" not in page and "закрытая" not in page
+    assert chart_steps(page) == 1   # the open game's +8 only
+
+
+@pytest.mark.parametrize("who", ["masha", "olya", "a moderator", "a superuser"])
+def test_its_players_and_moderators_see_a_private_game(client, make_user, secret_game, who):
+    from django.contrib.auth.models import Group
+
+    from accounts.models import User
+
+    if who == "a moderator":
+        viewer = make_user("moder", is_staff=True)
+        viewer.groups.add(Group.objects.get(name="moderators"))
+    elif who == "a superuser":
+        viewer = make_user("boss", is_staff=True, is_superuser=True)
+    else:
+        viewer = User.objects.get(username=who)
+    page = masha_page_for(client, User.objects.get(pk=viewer.pk))
+    rows = game_rows(page)
+    assert len(rows) == 2
+    assert 'href="/players/olya/"' in rows[0] or "<b>olya</b>" in rows[0]
+    assert f'href="/games/{secret_game.pk}/record/"' in rows[0] and "+2" in rows[0]
+    assert chart_steps(page) == 2   # +8, then the private +2

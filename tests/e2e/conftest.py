@@ -1,8 +1,9 @@
-"""Browser tests: Debian's Chromium driven by Playwright against a daphne subprocess.
+"""Browser tests: Chromium driven by Playwright against a daphne subprocess.
 
-Playwright cannot download browsers here; it launches /usr/bin/chromium (`apt-get install
--y chromium`, which .ci/run does). Each test gets a fresh browser and one context per
-person, so cookies (sessions) never leak between the people at a table.
+Debian's Chromium (/usr/bin/chromium) when it is installed, else Playwright's own
+download; `make test` sees to one of them first (bin/ensure-browser). Each test gets a
+fresh browser and one context per person, so cookies (sessions) never leak between the
+people at a table.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's Chromium; bin/ensure-browser reads the same variable.
+CHROMIUM = os.environ.get("KOZEL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -29,6 +31,24 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
 
 
+def launch_chromium(playwright):
+    """Debian's Chromium if it is there, else Playwright's own (as bin/ensure-browser
+    decided); a test fails with what to install when neither launches."""
+    from playwright.sync_api import Error
+
+    if os.access(CHROMIUM, os.X_OK):
+        return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        return playwright.chromium.launch(args=CHROMIUM_ARGS)
+    except Error as error:
+        reason = str(error).strip().splitlines()[0]
+    # Outside the except clause, so that the report is this one line and not the chain.
+    pytest.fail(f"no Chromium for the browser tests ({CHROMIUM} is missing and Playwright's "
+                f"own did not launch: {reason}): apt-get install -y chromium (as root), or "
+                ".venv/bin/python -m playwright install chromium; make test tries both.",
+                pytrace=False)
+
+
 @pytest.fixture
 def browser(monkeypatch):
     """A headless Chromium for one test.
@@ -39,15 +59,12 @@ def browser(monkeypatch):
     the check is switched off while the browser lives (the monkeypatch outlives it, and
     the transactional database flush runs after the browser is gone anyway).
     """
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (the browser tests "
-                    "use Debian's Chromium; Playwright cannot download browsers here).")
     from django.db import connections
     from playwright.sync_api import sync_playwright
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = launch_chromium(playwright)
         try:
             yield chromium
         finally:
@@ -60,7 +77,9 @@ def browser(monkeypatch):
 
 class Person:
     """One person at a browser: their own context (cookies) and page, and what went wrong
-    in the page (JavaScript errors) for the test to check."""
+    in the page (JavaScript errors) for the test to check. Whatever the page's
+    Content-Security-Policy refused (Chromium says so on the console) fails the test
+    anyway, when the people fixture ends."""
 
     def __init__(self, browser, server, name: str, viewport: dict):
         self.name = name
@@ -70,6 +89,12 @@ class Person:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(f"{self.name}: {error}"))
+        self.refused: list[str] = []
+        self.page.on("console", self._note_refusal)
+
+    def _note_refusal(self, message) -> None:
+        if "Content Security Policy" in message.text:
+            self.refused.append(f"{self.name} at {self.page.url}: {message.text}")
 
     def log_in_as(self, user, server) -> None:
         """Log in by session cookie: the server's password hasher differs from the test
@@ -106,3 +131,5 @@ def people(daphne_server, browser):
     yield make
     for person in made:
         person.context.close()
+    refused = [line for person in made for line in person.refused]
+    assert not refused, "The Content-Security-Policy refused:\n" + "\n".join(refused)

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from games import notify, rules, services
+from tests.waiting import wait_for
 
 from .test_play_in_browser import Seat, assert_game_over_shown, play_to_the_end, start_bot_table
 
@@ -60,10 +61,7 @@ def test_the_page_reconnects_after_a_server_crash_and_the_game_goes_on(people, d
                          {k: v for k, v in rules.legal_actions(state)[0].to_json().items()
                           if k != "seat"}, match.version)
     daphne_server.start()
-    deadline = time.monotonic() + 20
-    while Match.objects.get(pk=match_id).version <= before and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert Match.objects.get(pk=match_id).version > before
+    assert wait_for(lambda: Match.objects.get(pk=match_id).version > before)
     # The page reconnects by itself and shows the game as the server has it now.
     wait_until_shown(page, Match.objects.get(pk=match_id).version)
 

@@ -89,8 +89,8 @@ def scaled_out(transactional_db, tmp_path):
             extra["REDIS_URL"] = redis_url
         env = live_server_env(**extra)
         daphnes = [DaphneServer(env=env, log_dir=tmp_path) for _ in range(servers)]
-        clock = ManagedProcess([sys.executable, "manage.py", "clock"], env,
-                               tmp_path / "clock.log")
+        clock = ManagedProcess([sys.executable, "-m", "tests.seeded_server", "manage.py",
+                                "clock"], env, tmp_path / "clock.log")
         started.extend(daphnes + [clock])
         clock.start()
         for daphne in daphnes:

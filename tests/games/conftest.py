@@ -1,10 +1,10 @@
 """Fixtures for playing games through games.services."""
 
-import time
-
 import pytest
 
-from games import rules, services
+from games import records, rules, services
+from games.models import MatchStatus, Move
+from tests.waiting import wait_for, wait_until  # noqa: F401  (the games tests wait with these)
 
 
 @pytest.fixture(autouse=True)
@@ -41,11 +41,22 @@ def a_game(make_user, players):
     return match, dict(enumerate(people))
 
 
-def wait_for(predicate, seconds: float = 20.0, every: float = 0.05) -> bool:
-    """Whether ``predicate()`` came true within ``seconds``, asked every ``every`` s."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(every)
-    return False
+def the_winner(match, before: int, seat: int) -> str:
+    """Which of a late move by ``seat`` and the timeout of its turn won on ``match``,
+    which was at version ``before``: "move" or "timeout" -- after checking that the log
+    holds the one, once, and not the other, and that the match is its log replayed."""
+    match.refresh_from_db()
+    log = list(Move.objects.filter(match=match).order_by("number"))
+    assert [m.number for m in log] == list(range(1, match.version + 1))  # once each, no gap
+    assert records.state_after(match) == rules.GameState.from_json(match.state)
+    after = [(m.kind, m.seat) for m in log[before:]]
+    if after == [("timeout", seat)]:
+        assert match.status == MatchStatus.INTERRUPTED
+        assert (match.result["reason"], match.result["interrupted_by"]) == ("timeout", seat)
+        return "timeout"
+    # The move, and perhaps the knocks made for players after it (RULES.md 5, rule 3).
+    assert after[0][0] in ("play", "draw") and after[0][1] == seat, after
+    assert all(kind == "knock" for kind, _seat in after[1:]), after
+    assert not any(m.kind == "timeout" for m in log)
+    assert match.status == MatchStatus.PLAYING
+    return "move"

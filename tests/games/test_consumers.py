@@ -5,16 +5,19 @@ import json
 import random
 import re
 import threading
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
+from django.utils import timezone
 
 from games import clock, rules, services
 from games.models import Match, MatchStatus
 from games.records import replay_states, state_after
 from games.rules.tiles import tile
 
+from .conftest import the_winner, wait_until
 from .wsclient import Seat, logged_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,9 +58,13 @@ async def play_to_the_end(seats, match_id, limit=4000):
                     break
             else:
                 await asyncio.sleep(0.02)
-        await asyncio.sleep(0.05)
-        for seat in seats:
-            await seat.drain()
+
+        async def every_seat_saw_the_end():
+            for seat in seats:
+                await seat.drain()
+            return all(seat.status in ("finished", "interrupted") for seat in seats)
+
+        await wait_until(every_seat_saw_the_end, seconds=10)  # the test says if it did not
     finally:
         stop.set()
         await ticking
@@ -172,7 +179,10 @@ async def test_a_stale_action_is_refused_to_its_sender_only():
     await mover.ws.send_to(text_data=json.dumps(message))
     refusal = await mover.receive()
     assert "room-notice" in refusal and "error" in refusal
-    assert await other.ws.receive_nothing(timeout=0.2)
+    # The other seat asks for its view: the answer is the first thing it gets, no notice.
+    await other.ws.send_to(text_data=json.dumps({"resync": True}))
+    answer = await other.receive()
+    assert 'id="room"' in answer and "room-notice" not in answer
 
 
 async def test_a_double_click_applies_once():
@@ -186,13 +196,17 @@ async def test_a_double_click_applies_once():
     message = mover.choices()[0]
     await mover.ws.send_to(text_data=json.dumps(message))
     await mover.ws.send_to(text_data=json.dumps(message))
-    await asyncio.sleep(0.3)
-    await mover.drain()
+    # A room handles its messages one after the other: once the second click is refused,
+    # the first has been applied, and nothing more is coming.
+    async def second_click_refused():
+        await mover.drain()
+        return any("room-notice" in f and "error" in f for f in mover.frames)
+
+    assert await wait_until(second_click_refused, seconds=10), "the second click was not refused"
     match = await database_sync_to_async(Match.objects.get)(pk=match_id)
     moves = await database_sync_to_async(lambda: list(
         match.moves.filter(number__gt=version).values_list("kind", flat=True)))()
     assert moves[0] in ("play", "draw") and moves[1:] == ["knock"] * (len(moves) - 1)
-    assert any("room-notice" in f and "error" in f for f in mover.frames)
 
 
 def test_two_actions_at_once_on_one_match_exactly_one_applies(make_user):
@@ -236,13 +250,16 @@ def test_two_actions_at_once_on_one_match_exactly_one_applies(make_user):
 async def test_a_timeout_is_enforced_with_no_client_connected(settings):
     users = await make_users("t1", "t2")
     match_id = await start_table(users)
-    from datetime import timedelta
-    from django.utils import timezone
     await database_sync_to_async(Match.objects.filter(pk=match_id).update)(
         deadline=timezone.now() - timedelta(seconds=1))
     stop = asyncio.Event()
     ticking = asyncio.ensure_future(clock.run(interval=0.01, stop=stop))
-    await asyncio.sleep(0.3)
+
+    async def ended():
+        match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+        return match.status != MatchStatus.PLAYING
+
+    await wait_until(ended, seconds=10)
     stop.set()
     await ticking
     match = await database_sync_to_async(Match.objects.get)(pk=match_id)
@@ -250,6 +267,49 @@ async def test_a_timeout_is_enforced_with_no_client_connected(settings):
     watcher = Seat(match_id, None)
     await watcher.connect()
     assert watcher.status == "interrupted"
+
+
+async def test_a_move_sent_as_the_clock_times_its_turn_out_either_wins_alone():
+    """The room's way: on SQLite the move and the clock's sweep take turns on the event
+    loop (games/loopdb.py); the clock ticks, the turn having run out, as the move comes:
+    started just before the move is sent, or just after."""
+    winners = []
+    for game in range(4):
+        users = await make_users(f"race{game}-0", f"race{game}-1")
+        match_id = await start_table(users)
+        seats = [Seat(match_id, u) for u in users]
+        for seat in seats:
+            await seat.connect()
+        mover = next(s for s in seats if s.turn_mine)
+        version = mover.version
+        await database_sync_to_async(Match.objects.filter(pk=match_id).update)(
+            deadline=timezone.now() - timedelta(seconds=1))
+        stop = asyncio.Event()
+        if game % 2:
+            await mover.move()
+        ticking = asyncio.ensure_future(clock.run(interval=0.001, stop=stop))
+        if not game % 2:
+            await mover.move()
+
+        async def the_mover_saw_the_outcome():
+            await mover.drain()
+            match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+            refused = any("room-notice" in f and "error" in f for f in mover.frames)
+            return mover.version == match.version > version and (
+                match.status == MatchStatus.PLAYING or refused)
+
+        try:
+            assert await wait_until(the_mover_saw_the_outcome, seconds=10)
+        finally:
+            stop.set()
+            await ticking
+        match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+        winner = await database_sync_to_async(the_winner)(match, version, seats.index(mover))
+        assert mover.status == ("playing" if winner == "move" else "interrupted")
+        winners.append(winner)
+        for seat in seats:
+            await seat.ws.disconnect()
+    assert len(winners) == 4
 
 
 # -- hostile clients ---------------------------------------------------------------------

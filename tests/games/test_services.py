@@ -1,5 +1,6 @@
 """games.services: the lobby, the move path under lock and version, time, bots."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -68,6 +69,30 @@ def test_a_table_of_bots_plays_to_the_end_unrated(make_user):
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and not match.rated
     assert not RatingRecord.objects.filter(match=match).exists()
+
+
+def first_deal(match):
+    return Move.objects.get(match=match, kind="deal", number=1).payload
+
+
+@pytest.mark.system_random
+def test_a_games_deal_is_drawn_from_the_system_random_generator(make_user, os_random_draws):
+    match = services.play_with_bots(make_user("me"), 4)
+    assert len(first_deal(match)["hands"]) == 4
+    # Shuffling 28 tiles takes at least 27 random numbers (one per tile but the last);
+    # a generator seeded once from the system would have asked it for one.
+    assert len(os_random_draws) >= 27
+
+
+@pytest.mark.system_random
+def test_two_games_deal_differently_after_the_same_seed_of_pythons_generator(make_user):
+    # Seeding Python's shared generator the same way before each game would repeat a deal
+    # drawn from it; two deals agree by chance once in 28! / (7!)^4, about 4.7e14.
+    random.seed(2024)
+    one = services.play_with_bots(make_user("one"), 4)
+    random.seed(2024)
+    other = services.play_with_bots(make_user("other"), 4)
+    assert first_deal(one)["hands"] != first_deal(other)["hands"]
 
 
 def test_a_person_sits_at_one_table_at_a_time(make_user):
@@ -181,3 +206,18 @@ def test_a_refusal_speaks_the_players_language(make_user):
     other = next(t.name for t in state.hand(state.turn) if t.name != lead)
     with translation.override("ru"), pytest.raises(PlayError, match=f"с {lead}"):
         services.act(match.pk, mover, {"play": other}, match.version)
+
+
+def test_the_tests_deal_from_the_seed_they_show(make_user):
+    """tests/seeding.py: so that a failing test's games can be dealt again."""
+    import os
+
+    from tests import seeding
+
+    seed = int(os.environ[seeding.SEED_VARIABLE])  # this test's (tests/conftest.py)
+    match = services.create_request(make_user("masha"), players=3)
+    for name in ("alex", "olya"):
+        services.join_request(make_user(name), match.pk)
+    first = Move.objects.get(match=match, number=1)
+    assert first.kind == "deal"
+    assert first.payload == rules.random_deal(3, seeding.deal_generator(seed, "tests")).to_json()

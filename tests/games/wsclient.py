@@ -16,6 +16,7 @@ from django.test import Client
 from kozel_site.asgi import application
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")  # as a browser sends it: the origin check compares both
 ROOM = re.compile(r'<div id="room"[^>]*data-status="(\w+)"[^>]*data-turn-mine="(\w+)"'
                   r'[^>]*data-version="(\d+)"')
 BUTTON = re.compile(r"<button[^>]*?(data-playable|data-end=\"\w+\"|data-action=\"draw\")"
@@ -29,7 +30,7 @@ def session_cookie(user) -> bytes:
 
 
 def communicator(path: str, cookie: bytes | None = None, origin=ORIGIN) -> WebsocketCommunicator:
-    headers = [origin] if origin else []
+    headers = [HOST, origin] if origin else [HOST]
     if cookie is not None:
         headers.append((b"cookie", cookie))
     return WebsocketCommunicator(application, path, headers=headers)

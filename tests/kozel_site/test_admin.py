@@ -133,3 +133,102 @@ def test_players_stats_are_read_only_in_the_admin(admin_client, finished_match):
     player = Player.objects.get(user__username="masha")
     page = admin_client.get(change(player)).content.decode()
     assert 'name="rating"' not in page
+
+
+# -- a running game's hidden tiles (issue 23, point 1) ----------------------------------
+
+ALL_TILES = [f"{low}-{high}" for low in range(7) for high in range(low, 7)]  # 28 names
+
+
+@pytest.fixture(params=["superuser", "moderator"])
+def seated_staff(request, make_user):
+    """A staff member (a superuser or a moderator) sitting at a two-seat game that has
+    just been dealt, against olya: who could read olya's 7 tiles and the bazaar?"""
+    from accounts.models import User
+    from games import services
+
+    staff = make_user("boss", is_staff=True, is_superuser=request.param == "superuser")
+    if request.param == "moderator":
+        staff.groups.add(Group.objects.get(name=GROUP_NAME))
+    staff = User.objects.get(pk=staff.pk)  # its permissions read anew
+    match = services.create_request(staff, players=2)
+    services.join_request(make_user("olya"), match.pk)
+    match.refresh_from_db()
+    assert match.status == "playing"
+    return staff, match
+
+
+def tiles_shown(page: str) -> set[str]:
+    """The tile names the page shows as JSON strings ("3-5" in a state or a payload).
+
+    Bare "3-5" is not counted: dates such as 2026-11-15 hold "1-1" and "1-5"."""
+    import html
+
+    text = html.unescape(page)
+    return {tile for tile in ALL_TILES if f'"{tile}"' in text}
+
+
+def staff_pages(client, match, tile):
+    deal = match.moves.get(kind=MoveKind.DEAL)
+    return {
+        "match": client.get(change(match)),
+        "matches": client.get(changelist(Match)),
+        "moves of the match": client.get(changelist(Move), {"q": str(match.pk)}),
+        "move search": client.get(changelist(Move), {"q": tile}),
+        "the deal": client.get(change(deal)),
+    }
+
+
+def test_a_running_game_shows_no_tile_to_staff_seated_at_it(client, seated_staff):
+    staff, match = seated_staff
+    client.force_login(staff)
+    olya_tile = match.state["hands"][1][0]
+    bazaar_tile = match.state["bazaar"][0]
+    for tile in (olya_tile, bazaar_tile):
+        for name, response in staff_pages(client, match, tile).items():
+            assert response.status_code == 200, name
+            # The search box shows what was searched for; that tells nothing.
+            page = response.content.decode().replace(f'name="q" value="{tile}"', "")
+            assert tiles_shown(page) == set(), name
+            assert "bazaar" not in page and "hands" not in page, name
+        found = client.get(changelist(Move), {"q": tile}).context["cl"].result_list
+        assert list(found) == [], tile
+    # The room is where a running game is watched from.
+    page = client.get(change(match)).content.decode()
+    assert reverse("games:room", args=[match.pk]) in page and "смотрите её в игровой комнате" in page
+
+
+def test_the_changelist_address_cannot_filter_by_hidden_tiles(client, seated_staff):
+    """Counting the rows that ?payload__contains=... finds would tell the deal."""
+    staff, match = seated_staff
+    client.force_login(staff)
+    tile = match.state["hands"][1][0]
+    probes = [
+        (changelist(Move), {"match__id__exact": match.pk, "payload__icontains": tile}),
+        (changelist(Move), {"payload__hands__1__contains": f'["{tile}"]'}),
+        (changelist(Match), {"state__icontains": tile}),
+        (changelist(Match), {"state__bazaar__0": tile}),
+        # Through a relation: refused by Django itself (not a list filter).
+        (changelist(Move), {"match__state__icontains": tile}),
+        (changelist(RoundScore), {"match__state__icontains": tile}),
+    ]
+    for url, query in probes:
+        assert client.get(url, query).status_code == 400, query
+
+
+def test_a_game_that_is_over_shows_its_tiles(client, seated_staff):
+    from games import services
+
+    staff, match = seated_staff
+    client.force_login(staff)
+    dealt = match.moves.get(kind=MoveKind.DEAL).payload
+    bazaar_tile = dealt["bazaar"][0]
+    services.leave_game(match.pk, match.seats.get(number=1).user)
+    match.refresh_from_db()
+    assert match.status == "interrupted"
+
+    pages = staff_pages(client, match, bazaar_tile)
+    # The state and the deal's payload: every one of the 14 dealt tiles and the bazaar.
+    assert tiles_shown(pages["match"].content.decode()) == set(ALL_TILES)
+    assert tiles_shown(pages["the deal"].content.decode()) == set(ALL_TILES)
+    assert list(pages["move search"].context["cl"].result_list) == [match.moves.get(kind=MoveKind.DEAL)]

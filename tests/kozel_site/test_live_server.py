@@ -1,12 +1,17 @@
 """The real-server fixture (tests/daphne_server.py): daphne in a subprocess, serving the
 test's own database, that a test can kill and start again."""
 
+import os
 import urllib.error
 import urllib.request
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from tests import seeding
 from tests.daphne_server import FAST_PLAY, DaphneServer, live_server_env
+from tests.games.conftest import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,3 +51,20 @@ def test_a_server_that_cannot_start_says_why(tmp_path):
     with pytest.raises(RuntimeError, match="KOZEL_BOT_DELAY"):
         broken.start()
     assert not broken.running
+
+
+def test_the_server_deals_from_the_tests_seed(daphne_server):
+    """So a failing browser test's games can be dealt again (tests/seeding.py)."""
+    from games import rules
+    from games.models import Match, MatchStatus, Move
+
+    seed = int(os.environ[seeding.SEED_VARIABLE])  # this test's, set for its servers too
+    # A table whose first round is due: the server's own clock deals it.
+    match = Match.objects.create(seats_count=3, status=MatchStatus.PLAYING,
+                                 state=rules.new_game(3).to_json(),
+                                 deadline=timezone.now() - timedelta(seconds=1))
+    assert wait_for(lambda: Move.objects.filter(match=match, number=1).exists()), \
+        daphne_server.log_tail()
+    dealt = Move.objects.get(match=match, number=1).payload
+    server_deals = seeding.deal_generator(seed, seeding.server_stream("daphne"))
+    assert dealt == rules.random_deal(3, server_deals).to_json()

@@ -43,8 +43,27 @@ def test_a_garbled_flag_is_refused_rather_than_guessed():
         env.secret_and_debug({"DEBUG": "maybe"})
 
 
+def test_a_kept_secret_key_is_made_once_and_used_with_debug_off(tmp_path):
+    key_file = tmp_path / ".secret_key"
+    secret, debug = env.secret_and_debug({"SECRET_KEY_FILE": str(key_file)})
+    assert debug is False and len(secret) >= 50 and secret != env.DEV_SECRET_KEY
+    assert key_file.read_text().strip() == secret
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert env.secret_and_debug({"SECRET_KEY_FILE": str(key_file)}) == (secret, False)
+    assert env.secret_and_debug({"SECRET_KEY_FILE": str(key_file), "DEBUG": "1"}) == (secret, True)
+    # SECRET_KEY, when set, is the key.
+    assert env.secret_and_debug({"SECRET_KEY_FILE": str(key_file), "SECRET_KEY": "s" * 50}) == ("s" * 50, False)
+
+
+def test_an_emptied_secret_key_file_is_refused(tmp_path):
+    key_file = tmp_path / ".secret_key"
+    key_file.write_text("\n")
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY_FILE"):
+        env.secret_and_debug({"SECRET_KEY_FILE": str(key_file)})
+
+
 def _django_setup(extra_env):
-    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
+    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "SECRET_KEY_FILE", "DEBUG")}
     environment.update(extra_env, DJANGO_SETTINGS_MODULE="kozel_site.settings")
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); print('started')"],
@@ -68,7 +87,25 @@ def test_safe_local_defaults():
         "www.kozel.example",
     ]
     assert env.login_lock({}) == (5, timedelta(minutes=15))
+    assert env.login_address_limit({}) == 20
+    assert env.trusted_proxies({}) == 0  # the socket's address; X-Forwarded-For ignored
     assert env.login_lock({"LOGIN_FAILURE_LIMIT": "3", "LOGIN_LOCK_MINUTES": "2"}) == (3, timedelta(minutes=2))
+
+
+@pytest.mark.parametrize("raw, expected", [("", "5/h"), ("3/15m", "3/15m"), ("100/d", "100/d")])
+def test_a_rate_is_a_count_per_period(raw, expected):
+    assert env.rate({"SIGNUP_RATE": raw}, "SIGNUP_RATE", "5/h") == expected
+
+
+@pytest.mark.parametrize("raw", ["5", "five/h", "5/hour", "0/h", "-1/h", "5/h; drop"])
+def test_a_garbled_rate_is_refused(raw):
+    with pytest.raises(ImproperlyConfigured, match="SIGNUP_RATE"):
+        env.rate({"SIGNUP_RATE": raw}, "SIGNUP_RATE", "5/h")
+
+
+def test_a_negative_number_of_proxies_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="TRUSTED_PROXIES"):
+        env.trusted_proxies({"TRUSTED_PROXIES": "-1"})
 
 
 def test_embedded_database_is_sqlite_in_wal_mode(tmp_path, django_db_blocker):

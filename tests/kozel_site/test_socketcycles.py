@@ -31,7 +31,7 @@ def clients():
     from websockets.sync.client import connect
     port = server.listening_addresses[0][1]
     for _ in range(5):
-        with connect(f"ws://127.0.0.1:{port}/ws/echo/", origin="http://127.0.0.1") as ws:
+        with connect(f"ws://127.0.0.1:{port}/ws/echo/", origin=f"http://127.0.0.1:{port}") as ws:
             ws.send("ping")
             assert ws.recv(timeout=10) == "ping"
     reactor.callFromThread(reactor.callLater, 1.5, count)  # let daphne reap the consumers

@@ -29,8 +29,9 @@ def load(name: str) -> rules.Record:
 
 def seat_table(users, record: rules.Record, rated: bool = True) -> Match:
     """A running match with ``users`` seated in order, as a full request becomes."""
-    match = Match.objects.create(seats_count=len(users), fish=record.fish,
-                                 turn_seconds=record.turn_seconds, rated=rated,
+    # A record need not give its time per turn (RECORD.md): the table's default then.
+    timing = {} if record.turn_seconds is None else {"turn_seconds": record.turn_seconds}
+    match = Match.objects.create(seats_count=len(users), fish=record.fish, **timing, rated=rated,
                                  status=MatchStatus.PLAYING, started_at=timezone.now(),
                                  created_by=users[0])
     for number, user in enumerate(users):

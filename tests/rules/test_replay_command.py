@@ -50,3 +50,32 @@ def test_a_dash_reads_the_record_from_standard_input():
     done = replay("-", stdin=record.dumps().encode())
     assert done.returncode == 0
     assert json.loads(done.stdout)["goats"] == list(state.goats)
+
+
+def test_records_from_elsewhere_replay_as_the_sites_own(tmp_path):
+    """RECORD.md: turn_seconds may be left out, any field it does not name is ignored at
+    every level, and a "fair" block is not checked yet; "pairs": true is refused."""
+    record, state = play_game(4, "all", seed=4)
+    data = record.to_json()
+    own = tmp_path / "own.json"
+    own.write_text(json.dumps(data))
+    other = json.loads(json.dumps(data))
+    del other["turn_seconds"]
+    other.update(site="elsewhere.example", fair={"scheme": "kozel-fair/1"})
+    other["rounds"][0]["number"] = 1
+    for move in other["rounds"][0]["moves"]:
+        move["clock"] = 7.5
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps(other))
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps(dict(data, pairs=True)))
+    slow = tmp_path / "slow.json"
+    slow.write_text(json.dumps(dict(data, turn_seconds=86_401)))  # a day and a second
+    done = replay(str(own), str(elsewhere), str(pairs), str(slow))
+    assert done.returncode == 1
+    lines = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert lines[0]["status"] == "finished" and lines[0]["goats"] == list(state.goats)
+    assert lines[1] == lines[0]
+    assert lines[2] == {"error": 'pair games ("pairs": true, RULES.md 11) are not supported yet'}
+    assert lines[3] == {"error": '"turn_seconds", when given, must be a whole number of seconds '
+                                 'from 1 to 86400'}

@@ -8,7 +8,10 @@ from games.rules import InvalidDeal, MalformedAction, new_game, random_deal, sta
 from games.rules.deal import check_deal, needs_redeal
 from games.rules.tiles import TILES, NON_DOUBLE_LEAD_ORDER
 
-from .positions import deal, tiles
+from .positions import (FIVE_DOUBLES, REDEAL_THRESHOLDS, SIX_OF_A_VALUE, deal, deal_with,
+                        tiles)
+
+EVERY_SEAT = [(seats, seat) for seats in (2, 3, 4) for seat in range(seats)]
 
 
 def test_a_double_six_set_has_28_tiles_written_low_half_first():
@@ -59,6 +62,26 @@ def test_a_deal_needing_a_redeal_is_refused():
         check_deal(dealt, 2)
 
 
+@pytest.mark.parametrize("hand", [FIVE_DOUBLES, SIX_OF_A_VALUE])
+@pytest.mark.parametrize("seats, seat", EVERY_SEAT)
+def test_an_explicit_deal_is_refused_whichever_seat_holds_a_hand_to_redeal(hand, seats, seat):
+    with pytest.raises(InvalidDeal, match=f"seat {seat} should have been redealt"):
+        start_round(new_game(seats), deal_with(hand, seat, seats))
+
+
+@pytest.mark.parametrize("hand, lawful", REDEAL_THRESHOLDS)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_an_explicit_deal_at_the_redeal_thresholds(hand, lawful, seats):
+    last = seats - 1  # the seat a check of the first hand only would miss
+    dealt = deal_with(hand, last, seats)
+    if lawful:
+        state, _ = start_round(new_game(seats), dealt)
+        assert {t.name for t in state.hand(last)} == set(hand.split())
+    else:
+        with pytest.raises(InvalidDeal, match=f"seat {last} should have been redealt"):
+            start_round(new_game(seats), dealt)
+
+
 def test_a_random_deal_is_shuffled_again_until_no_hand_qualifies():
     # Over many seeds some first shuffles qualify; the dealt hands never do.
     for seed in range(3000):
@@ -100,6 +123,19 @@ def test_the_non_double_lead_order_is_by_pip_sum_then_higher_half():
     ).split()
 
 
-def test_a_real_game_deals_from_the_system_random_generator_when_given_nothing():
+def test_a_real_game_deals_from_the_system_random_generator_when_given_nothing(os_random_draws):
     state, events = start_round(new_game(3))
     assert state.phase == "play" and events[0]["bazaar"] == 7
+    # Shuffling 28 tiles takes at least 27 random numbers (one per tile but the last);
+    # a generator seeded once from the system would have asked it for one.
+    assert len(os_random_draws) >= 27
+
+
+def test_two_real_deals_differ_after_the_same_seed_of_pythons_generator():
+    # Seeding Python's shared generator the same way twice would repeat a deal drawn
+    # from it; two deals agree by chance once in 28! / (7!)^4, about 4.7e14.
+    random.seed(2024)
+    first, _ = start_round(new_game(4))
+    random.seed(2024)
+    second, _ = start_round(new_game(4))
+    assert first.hands != second.hands

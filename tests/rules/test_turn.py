@@ -36,17 +36,19 @@ def test_a_tile_is_played_on_an_end_of_the_players_choice_where_it_fits():
 
 def test_a_tile_that_fits_two_different_ends_needs_its_end_named():
     state = position("3-5 0-1", "2-2", chain="3-6 6-5")
-    with pytest.raises(IllegalAction, match="fits both ends"):
+    with pytest.raises(IllegalAction, match="fits both ends") as refused:
         apply(state, play(0, "3-5"))
+    error = refused.value
+    assert (error.code, error.rule, error.params) == ("choose-end", "5.1", {"tile": "3-5"})
 
 
 def test_an_unnamed_end_goes_where_the_tile_fits_or_right_on_equal_ends():
     state = position("3-6 0-1", "2-2", chain="3-5")
     new, _ = apply(state, play(0, "3-6"))
-    assert new.chain[0] == (6, 3)
-    state = position("3-6 0-1", "2-2", chain="3-5 5-3")
+    assert new.chain == ((6, 3), (3, 5))
+    state = position("3-6 0-1", "2-2", chain="3-5 5-0 0-3")
     new, _ = apply(state, play(0, "3-6"))
-    assert new.chain[-1] == (3, 6)
+    assert new.chain == ((3, 5), (5, 0), (0, 3), (3, 6))
 
 
 def test_a_tile_on_an_end_it_does_not_fit_is_refused():
