@@ -12,7 +12,7 @@ Starts the site itself (so a run is reproducible from one command), in either se
 
 It creates ``4 * --games`` accounts, logs each in by writing a session straight into the
 session store (the log-in form is throttled by django-axes), seats them at four-player
-tables through ``games.services`` and connects every player to its game room, the seats
+tables through ``games.play.service`` and connects every player to its game room, the seats
 of one table spread over the servers (``--placement by-game`` puts them on one, as a proxy
 routing by game would).  Each game then acts at ``--pace`` seconds per
 action: the player whose turn it is picks one of the moves its own last frame offers
@@ -246,7 +246,7 @@ def make_players(count: int) -> list[tuple[object, str]]:
 
 
 def open_table(users, turn_seconds: int) -> int:
-    from games import services
+    from games.play import service as services
     match = services.create_request(users[0], players=len(users), turn_seconds=turn_seconds,
                                     rated=False)
     for user in users[1:]:

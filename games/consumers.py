@@ -1,8 +1,8 @@
 """WebSocket consumers: the game room and the lobby.
 
 The room consumer never decides anything: it relays a player's action to
-``games.services.act`` (on a database thread; on SQLite on the event loop's own connection,
-games/loopdb.py) and, whenever the match's group says the
+``games.play.service.act`` (on a database thread; on SQLite on the event loop's own connection,
+games/play/loopdb.py) and, whenever the match's group says the
 match changed, renders its own seat's view and pushes it as an htmx out-of-band swap.
 A client that connects or reconnects gets its full view at once.
 """
@@ -25,8 +25,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
-from games import layerwatch, loopdb, notify, roomhub, services, snapshots
-from games.dbcall import database_call, conditional_moves_on_loop, write_call
+from games import layerwatch, roomhub, snapshots
+from games.play import loopdb, notify, service as services
+from games.play.dbcall import database_call, conditional_moves_on_loop, write_call
 from games.models import Match
 from games.perloop import PerLoop
 
@@ -88,7 +89,7 @@ class LoopConsumer(AsyncWebsocketConsumer):
     Channels closes stale database connections before handling every message, as one
     more call on its single database thread (DESIGN.md, known traps): for a room that
     is one call per seat per move, queued behind the moves themselves.  These consumers
-    reach the database only through ``database_call`` (games/dbcall.py), which closes stale
+    reach the database only through ``database_call`` (games/play/dbcall.py), which closes stale
     connections around each of its own calls, so the detour is left out.
     """
 
@@ -233,9 +234,9 @@ class GameConsumer(LoopConsumer):
         """Make the move; the notices it collected.
 
         The match as this process last showed it is passed along: a move on it may be
-        written without reading the match first (games.services.act_on_known); on
+        written without reading the match first (games.play.service.act_on_known); on
         PostgreSQL that is one statement, made on the event loop itself when it needs no
-        lock another transaction holds (games/loopdb.py, ``run_now``), and the frames of
+        lock another transaction holds (games/play/loopdb.py, ``run_now``), and the frames of
         this process's rooms are rendered while PostgreSQL answers (``prepare_frames``)."""
         self.prepared = None
         known = self.snapshots.latest.get(self.match_id)

@@ -1,7 +1,7 @@
 """The lobby's forms: a new game request, and a table with bots.
 
 They check what a person typed and give readable errors next to the field; the rules of
-who may sit where are games.services' to enforce (it refuses with PlayError).
+who may sit where are games.play.service's to enforce (it refuses with PlayError).
 """
 
 from django import forms

@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games.play import service as services
 from games.models import Match, MatchStatus, Seat
 
 # A lobby longer than this is not read by anyone; the count says how many more wait.

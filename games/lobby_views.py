@@ -1,7 +1,7 @@
 """The lobby's pages and form posts: create, join and leave requests, play with bots,
 and a private table's invitation page.
 
-Every post calls one function of games.services and redirects; a refusal (PlayError)
+Every post calls one function of games.play.service and redirects; a refusal (PlayError)
 becomes a message on the lobby page.  Posts made by htmx (the request list's buttons,
 which the WebSocket re-renders without a CSRF field) get the redirect as an HX-Redirect.
 """
@@ -23,10 +23,10 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import lobby as lobby_list
-from games import services
+from games.play import service as services
 from games.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
-from games.services import PlayError
+from games.play.service import PlayError
 
 
 def _go(request, url):

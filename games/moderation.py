@@ -1,7 +1,7 @@
 """What moderators do to games and people, each with a reason, in the moderation log.
 
 Every function here runs in one transaction with the change it logs (accounts'
-ModeratorAction: who, when, what, why), takes its locks in the order games.services does
+ModeratorAction: who, when, what, why), takes its locks in the order games.play.service does
 (match, then players), and tells connected clients after commit.  The staff pages in
 games/moderation_views.py and nothing else call these.
 """
@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ModeratorAction, Player, User
-from games import notify, services
+from games.play import notify, service as services
 from games.models import Match, MatchStatus, Move, MoveKind
 from ratings import services as ratings
 

@@ -10,7 +10,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import services, snapshots
+from games import snapshots
+from games.play import service as services
 from games.consumers import announce, parse_version
 from games.models import Match
 

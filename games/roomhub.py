@@ -1,6 +1,6 @@
 """One subscription per server process to the groups of the matches it has rooms open for.
 
-A match's notice (games/notify.py) used to reach each of its room consumers as a
+A match's notice (games/play/notify.py) used to reach each of its room consumers as a
 channel-layer message of its own: four messages for a four-player table (four Redis
 messages to one process when scaled out), each waking its consumer through channels'
 dispatch machinery, every consumer also holding a layer channel and a task waiting on it
@@ -32,8 +32,9 @@ import logging
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import layerwatch, notify, snapshots
-from games.dbcall import database_call
+from games import layerwatch, snapshots
+from games.play import notify
+from games.play.dbcall import database_call
 from games.models import Match
 from games.perloop import PerLoop
 

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import movesql, room_html, rules
-from games.dbcall import database_call
+from games import room_html, rules
+from games.play import store as movesql
+from games.play.dbcall import database_call
 from games.models import Match, MatchStatus
 from games.perloop import PerLoop
 from games.presenters import room_context, round_row, round_rows, round_table, seat_names
@@ -114,7 +115,7 @@ def render(snapshot: Snapshot, seat: int | None, language: str, announce, events
 def prepare_frame(snapshot: Snapshot, seat: int | None, language: str, announce,
                   events) -> None:
     """Render the frame ``render`` will be asked for, ahead of time: while the change it
-    shows is being committed (games/pgmeanwhile.py).  The snapshot is not kept, and so
+    shows is being committed (games/play/pgmeanwhile.py).  The snapshot is not kept, and so
     its frames are not sent, unless the change commits (``Snapshots.prime``)."""
     if (seat, language) not in snapshot.frames:
         snapshot.frames[(seat, language)] = (

@@ -33,7 +33,7 @@ application = ProtocolTypeRouter(
 from django.conf import settings  # noqa: E402
 
 if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
-    from games.clock import start_in_server  # noqa: E402
+    from games.play.clock import start_in_server  # noqa: E402
 
     start_in_server()
 

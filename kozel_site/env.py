@@ -99,7 +99,7 @@ def database(env: Mapping[str, str], base_dir: Path) -> dict:
                 "DATABASE_URL must point at PostgreSQL (postgres://...); "
                 "leave it unset for the embedded SQLite database."
             )
-        # Moves are written on the event loop (games/loopdb.py): a database that stops
+        # Moves are written on the event loop (games/play/loopdb.py): a database that stops
         # answering must not stop the server for the operating system's TCP timeouts
         # (minutes).  Both can be set in DATABASE_URL's query instead.
         options = config.setdefault("OPTIONS", {})

@@ -99,7 +99,7 @@ class BatchingShard(pubsub.RedisSingleShardConnection):
                 for *_, published in batch + self._outgoing:
                     published.cancel()
                 raise
-            except Exception as error:  # each publisher decides (games/notify.py tries again)
+            except Exception as error:  # each publisher decides (games/play/notify.py tries again)
                 _settle(batch, error)
             else:
                 _settle(batch, None)

@@ -157,7 +157,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": ENV.get("LOG_LEVEL", "INFO")},
 }
 
-# -- Play (games.services, games.clock) ------------------------------------------------
+# -- Play (games.play.service, games.play.clock) ---------------------------------------
 # The pause between rounds, when everyone sees the round's summary (no clock runs).
 KOZEL_ROUND_PAUSE = float(ENV.get("KOZEL_ROUND_PAUSE", "6"))
 # A bot thinks for a random time in this range (seconds), like a person would.
@@ -187,12 +187,12 @@ KOZEL_SWITCH_INTERVAL = float(ENV.get("KOZEL_SWITCH_INTERVAL", "0.001"))
 KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)
 
 # The game room's writes on the event loop itself, not on a database thread
-# (games/loopdb.py, docs/performance.md): on SQLite the players' moves and the turn
+# (games/play/loopdb.py, docs/performance.md): on SQLite the players' moves and the turn
 # clock's actions; on PostgreSQL the moves written in one statement (below), which never
 # wait there for a lock.
 KOZEL_MOVES_ON_LOOP = config.env_bool(ENV, "KOZEL_MOVES_ON_LOOP", default=True)
 # A move that ends no round is written on condition that the match is still at the version
 # the game room last showed, without reading and locking it first: on PostgreSQL in one
-# statement (games/movesql.py, docs/performance.md, eighth round).  Off, every move takes
+# statement (games/play/store.py, docs/performance.md, eighth round).  Off, every move takes
 # the locked way.
 KOZEL_CONDITIONAL_MOVES = config.env_bool(ENV, "KOZEL_CONDITIONAL_MOVES", default=True)

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from games import services
+from games.play import service as services
 from games.models import Match, MatchStatus, MoveKind
 from games.records import state_after
 

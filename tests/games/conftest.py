@@ -1,10 +1,11 @@
-"""Fixtures for playing games through games.services."""
+"""Fixtures for playing games through games.play.service."""
 
 import time
 
 import pytest
 
-from games import rules, services
+from games import rules
+from games.play import service as services
 
 
 @pytest.fixture(autouse=True)

@@ -1,9 +1,9 @@
 """A move written on condition that the match is still at the version the room showed.
 
-games.services.act takes ``known``, the match as this process last saw it; a move on
+games.play.service.act takes ``known``, the match as this process last saw it; a move on
 that version that does not end the game -- with the knocks made for the players who can
 only knock after it, and the round's scores if it ends a round -- is written on that
-condition (games/movesql.py, ``save_moves_if_at``: one statement on PostgreSQL, an update
+condition (games/play/store.py, ``save_moves_if_at``: one statement on PostgreSQL, an update
 and the inserts in one transaction on SQLite) instead of locking and reading the match
 first.  These tests hold it to the locked path's results: the same rows, the same
 refusals, and nothing written when the match has moved on meanwhile.
@@ -18,9 +18,10 @@ import pytest
 from django.db import connection, connections, transaction
 from django.utils import timezone, translation
 
-from games import movesql, notify, records, rules, services, snapshots
+from games import records, rules, snapshots
+from games.play import notify, service as services, store as movesql
 from games.models import Match, MatchStatus, Move, RoundScore
-from games.services import PlayError
+from games.play.service import PlayError
 
 from .conftest import a_game, human_move, state_of
 

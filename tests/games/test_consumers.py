@@ -10,7 +10,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
 
-from games import clock, rules, services
+from games import rules
+from games.play import clock, service as services
 from games.models import Match, MatchStatus
 from games.records import replay_states, state_after
 from games.rules.tiles import tile

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 
-from games import services
+from games.play import service as services
 from games.models import RoundScore
 from tests.ratings import played
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from games import services
+from games.play import service as services
 from games.lobby import requests_fragment
 from games.models import Match, MatchStatus, Seat
 

@@ -1,4 +1,4 @@
-"""games/loopdb.py: on SQLite a move runs on the event loop, which never waits there for
+"""games/play/loopdb.py: on SQLite a move runs on the event loop, which never waits there for
 a lock another connection holds."""
 
 import asyncio
@@ -8,7 +8,7 @@ import time
 import pytest
 from django.db import OperationalError, connection, connections
 
-from games import loopdb, services
+from games.play import loopdb, service as services
 from games.models import Match, Move
 
 from .conftest import human_move, state_of
@@ -135,7 +135,7 @@ async def test_the_clock_acts_on_a_due_match_once_the_lock_is_free(make_user, ca
 
     from django.utils import timezone
 
-    from games import clock
+    from games.play import clock
     from games.models import MatchStatus
 
     match, _people, _seat, _message = await asyncio.to_thread(a_started_game, make_user)
@@ -159,4 +159,4 @@ async def test_the_clock_acts_on_a_due_match_once_the_lock_is_free(make_user, ca
         await sweeping
         await asyncio.to_thread(holder.join)
     assert status == MatchStatus.INTERRUPTED
-    assert not [r for r in caplog.records if r.name == "games.clock" and r.levelname == "ERROR"]
+    assert not [r for r in caplog.records if r.name == "games.play.clock" and r.levelname == "ERROR"]

@@ -1,4 +1,4 @@
-"""games/loopdb.py on PostgreSQL: a move on the version the room showed is one statement
+"""games/play/loopdb.py on PostgreSQL: a move on the version the room showed is one statement
 made on the event loop's own connection (``run_now``), never waiting there for a lock."""
 
 import asyncio
@@ -8,7 +8,8 @@ import time
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
-from games import loopdb, services, snapshots
+from games import snapshots
+from games.play import loopdb, service as services
 from games.models import Match, Move
 
 from .conftest import human_move, state_of
@@ -51,7 +52,7 @@ def a_started_game(make_user):
 
 def move_on_loop(shown, person, message):
     """What the game room does on the loop (games.consumers.GameConsumer.move): the
-    statement sent, work done while PostgreSQL answers (games/pgmeanwhile.py), the
+    statement sent, work done while PostgreSQL answers (games/play/pgmeanwhile.py), the
     answer read."""
     return loopdb.run_now(services.act_on_known, shown.match, shown.state, person, message,
                           shown.version, True, lambda *committing: None)

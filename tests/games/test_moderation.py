@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from accounts.models import ModeratorAction, Player, User
 from accounts.moderators import GROUP_NAME
-from games import moderation, notify, services
+from games import moderation
+from games.play import notify, service as services
 from games.models import MatchStatus, Move
 from ratings.models import RatingRecord, RatingTotal
 from tests.ratings import played

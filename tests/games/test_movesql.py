@@ -1,9 +1,9 @@
-"""games/movesql.py reads and writes the match row exactly as the ORM does."""
+"""games/play/store.py reads and writes the match row exactly as the ORM does."""
 
 import pytest
 from django.db import transaction
 
-from games import movesql, services
+from games.play import service as services, store as movesql
 from games.models import Match
 
 from .conftest import human_move, state_of

@@ -1,4 +1,4 @@
-"""games/pgmeanwhile.py: a statement sent to PostgreSQL, other work done while it is
+"""games/play/pgmeanwhile.py: a statement sent to PostgreSQL, other work done while it is
 answered, and the answer read after -- as psycopg's own execute would have given it."""
 
 import threading
@@ -7,7 +7,7 @@ import time
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
-from games import movesql, pgmeanwhile
+from games.play import pgmeanwhile, store as movesql
 from games.models import Match, Move
 
 from .conftest import a_game

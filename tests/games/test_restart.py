@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import rules, services
+from games import rules
+from games.play import service as services
 from games.models import Match, MatchStatus
 from games.records import state_after
 

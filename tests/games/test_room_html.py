@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 import pytest
 from django.utils import translation
 
-from games import room_html, rules, services, snapshots
+from games import room_html, rules, snapshots
+from games.play import service as services
 from games.consumers import announce
 from games.models import Match, MatchStatus
 from games.presenters import room_context

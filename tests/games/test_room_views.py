@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from games import services
+from games.play import service as services
 from games.models import MatchStatus
 
 from .conftest import human_move, state_of

@@ -13,7 +13,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games import clock, notify, roomhub, services
+from games import roomhub
+from games.play import clock, notify, service as services
 from games.models import Match
 
 from .test_consumers import make_users, start_table
@@ -143,7 +144,7 @@ async def every_room_shown_the_move(seats, version):
 
 def commit_without_notice(match_id, user, message, version):
     """A move committed by a process that died before sending its notice: made here, its
-    notices collected (games/notify.py) and dropped."""
+    notices collected (games/play/notify.py) and dropped."""
     with notify.collected():
         services.act(match_id, user, message, version)
 

@@ -1,13 +1,14 @@
-"""games.services: the lobby, the move path under lock and version, time, bots."""
+"""games.play.service: the lobby, the move path under lock and version, time, bots."""
 
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone, translation
 
-from games import rules, services
+from games import rules
+from games.play import service as services
 from games.models import MatchStatus, Move, RoundScore
-from games.services import PlayError
+from games.play.service import PlayError
 from ratings.models import RatingRecord
 
 from .conftest import human_move, state_of

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from games import notify, rules, services, snapshots
+from games import rules, snapshots
+from games.play import notify, service as services
 from games.consumers import announce
 from games.models import MatchStatus
 

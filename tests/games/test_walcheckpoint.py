@@ -1,4 +1,4 @@
-"""games/walcheckpoint.py: the event loop's SQLite connection never checkpoints; a thread
+"""games/play/walcheckpoint.py: the event loop's SQLite connection never checkpoints; a thread
 of the process does, on a connection of its own."""
 
 import asyncio
@@ -10,7 +10,7 @@ import time
 import pytest
 from django.db import connection, connections
 
-from games import loopdb, walcheckpoint
+from games.play import loopdb, walcheckpoint
 from games.models import Match
 
 from .conftest import wait_for
@@ -138,7 +138,7 @@ def test_a_short_log_is_only_copied_back(checkpointer):
 
 
 def test_a_database_gone_stops_its_checkpoints_and_is_not_made_anew(checkpointer, caplog):
-    caplog.set_level(logging.INFO, logger="games.walcheckpoint")
+    caplog.set_level(logging.INFO, logger="games.play.walcheckpoint")
     checkpointer.start()
 
     checkpointer.join(5)
@@ -148,7 +148,7 @@ def test_a_database_gone_stops_its_checkpoints_and_is_not_made_anew(checkpointer
 
 
 def test_a_failing_checkpoint_is_logged_once_and_the_thread_goes_on(checkpointer, caplog):
-    caplog.set_level(logging.ERROR, logger="games.walcheckpoint")
+    caplog.set_level(logging.ERROR, logger="games.play.walcheckpoint")
     with open(checkpointer.path, "wb") as not_a_database:
         not_a_database.write(b"not SQLite" * 1000)
     checkpointer.start()

@@ -7,16 +7,16 @@ and lives in the process, so more threads would only queue in its busy handler
 server -- above all for a commit to reach the disk -- and on one thread every move of the
 process waited for the one before it: there moves and loads run on the event loop's pool
 of threads, each thread with its own connection, and their waits overlap.  Correctness
-does not depend on the thread: a move locks its match row (games.services).
+does not depend on the thread: a move locks its match row (games.play.service).
 
 On SQLite, the room's writes do not make the trip at all (``write_call``): they run on the
-event loop, which never waits there for a lock (games/loopdb.py).
+event loop, which never waits there for a lock (games/play/loopdb.py).
 """
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games import loopdb
+from games.play import loopdb
 
 
 def database_call(function):
@@ -34,14 +34,14 @@ def _one_writer() -> bool:
 
 async def write_call(function, *args):
     """A game room's write (a player's move, the turn clock's action) and what goes with
-    it: on SQLite on the event loop itself (games/loopdb.py), elsewhere as ``database_call``."""
+    it: on SQLite on the event loop itself (games/play/loopdb.py), elsewhere as ``database_call``."""
     if _one_writer() and settings.KOZEL_MOVES_ON_LOOP:
         return await loopdb.run(function, *args)
     return await database_call(function)(*args)
 
 
 def conditional_moves_on_loop() -> bool:
-    """On PostgreSQL, whether a conditional move (one statement, games/movesql.py) is
-    made on the event loop (games/loopdb.py, ``run_now``)."""
+    """On PostgreSQL, whether a conditional move (one statement, games/play/store.py) is
+    made on the event loop (games/play/loopdb.py, ``run_now``)."""
     return (not _one_writer() and settings.KOZEL_MOVES_ON_LOOP
             and settings.KOZEL_CONDITIONAL_MOVES)

@@ -16,8 +16,9 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import loopdb, notify, roomhub, services, snapshots
-from games.dbcall import write_call
+from games import roomhub, snapshots
+from games.play import loopdb, notify, service as services
+from games.play.dbcall import write_call
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ def sweep_once() -> int:
 
 def _sweep_collecting() -> list:
     # The sweep's notices are sent by run() on the event loop, rather than from this
-    # thread while it waits for that loop (games.notify.collected).
+    # thread while it waits for that loop (games.play.notify.collected).
     with notify.collected() as notices:
         sweep_once()
     return notices
@@ -49,7 +50,7 @@ def _run_one_collecting(match_id: int) -> list:
             services.run_due(match_id)
         except Exception as error:  # one broken match must not stop the clock for the others
             if loopdb.is_locked(error):
-                raise  # nothing done; games/loopdb.py tries it again
+                raise  # nothing done; games/play/loopdb.py tries it again
             log.exception("clock: match %s failed", match_id)
     return notices
 
@@ -61,7 +62,7 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     On PostgreSQL the sweep runs in a worker thread of its own (thread_sensitive=False),
     so it never queues behind the consumers' database calls.  On SQLite, which has one
     writer at a time, each due match is instead one short call where the players' moves
-    run (on the event loop, games/loopdb.py; or on channels' database thread): a writer
+    run (on the event loop, games/play/loopdb.py; or on channels' database thread): a writer
     in a second thread made the moves wait in SQLite's busy handler, which sleeps 1 to
     100 ms at a time (docs/performance.md).
     """

@@ -23,7 +23,8 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import movesql, notify, rules
+from games import rules
+from games.play import notify, store as movesql
 from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
                           MatchStatus, Move, MoveKind, RoundScore, Seat)
 from ratings.formulas import finished_game_points, interrupted_game_points
@@ -233,7 +234,7 @@ def act_on_known(known: Match, known_state: rules.GameState | None, user, messag
     ``nowait``, a row another transaction holds is not waited for: None at once.
 
     ``meanwhile(match, state, round_scores, events)``, if given, is called with what the
-    move is about to commit while the database answers (games/pgmeanwhile.py): what it
+    move is about to commit while the database answers (games/play/pgmeanwhile.py): what it
     prepares from them may be shown only once this has returned the new version.
     """
     if known_state is None or known.version != version or known.status != MatchStatus.PLAYING:
@@ -361,7 +362,7 @@ def run_due(match_id: int, now=None) -> bool:
             _deal(match, state)
             return True
         if match.seat_users.get(state.turn, 0) is None:  # a bot's turn
-            from games.bots import choose
+            from games.play.bots import choose
             action = choose(state, state.turn)
             state, events = rules.apply(state, action)
             _log(match, MoveKind(action.kind), action.seat, action.to_json())

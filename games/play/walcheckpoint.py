@@ -4,7 +4,7 @@ In WAL mode a commit appends the pages it changed to the write-ahead log, and no
 then a checkpoint copies them back into the database file, waiting for the disk to
 flush both files.  By default the connection whose commit takes the log past 1,000
 pages runs it, inside that commit: on the embedded site that is the event loop's
-connection (games/loopdb.py), so every room of the process waited for the disk
+connection (games/play/loopdb.py), so every room of the process waited for the disk
 meanwhile -- 5 to 36 ms about once a second at 250 games, and as long as the disk
 takes when its flush stalls (docs/performance.md, fourteenth round).
 
@@ -110,7 +110,7 @@ class Checkpointer(threading.Thread):
         after them gets a RESTART checkpoint: it takes the write lock if it is free
         (waiting for nobody) and holds it while it copies the last few pages, so that none
         come meanwhile; a move then finds the database locked and is tried again
-        (games/loopdb.py) while the loop goes on."""
+        (games/play/loopdb.py) while the loop goes on."""
         last = None
         for _round in range(ROUNDS):
             # The GIL is let go for the checkpoint, disk waits and all.

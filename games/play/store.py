@@ -24,7 +24,7 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-from games import pgmeanwhile
+from games.play import pgmeanwhile
 from games.models import Match, MatchStatus, Move, RoundScore
 
 
@@ -64,7 +64,7 @@ def _ready(db) -> None:
 def _execute(db, sql: str, params, fetch_one: bool = False, meanwhile=None):
     """Run one statement; its one row if ``fetch_one`` (a read), else the number of rows
     it changed.  A failure raises Django's error.  ``meanwhile()``, if given, is called
-    while PostgreSQL answers a write in a transaction of its own (games/pgmeanwhile.py),
+    while PostgreSQL answers a write in a transaction of its own (games/play/pgmeanwhile.py),
     else before the statement is sent."""
     with db.wrap_database_errors:
         if meanwhile is not None:

@@ -1,9 +1,9 @@
 """A statement sent to PostgreSQL, and other work done while the server answers it.
 
-A move's statement (games/movesql.py, ``save_moves_if_at``) takes about a millisecond
+A move's statement (games/play/store.py, ``save_moves_if_at``) takes about a millisecond
 to come back: PostgreSQL runs it and waits for its commit to reach the disk.  psycopg's
 ``execute`` sends it and then waits, and a server process whose move runs on its event
-loop (games/loopdb.py) does nothing else meanwhile -- although the frames it will send
+loop (games/play/loopdb.py) does nothing else meanwhile -- although the frames it will send
 once the move is committed could already be rendered (docs/performance.md, thirteenth
 round).  ``rowcount_meanwhile`` sends the statement with libpq's asynchronous call (as
 psycopg itself does, with the same dumping of the values), calls ``meanwhile()``, and
@@ -36,7 +36,7 @@ def aside(meanwhile: Callable[[], None]) -> None:
         log.exception("work done while a statement was answered failed")
 
 
-@lru_cache(maxsize=256)  # the moves' statements are a handful of texts (games/movesql.py)
+@lru_cache(maxsize=256)  # the moves' statements are a handful of texts (games/play/store.py)
 def numbered(sql: str) -> str:
     """``sql`` with psycopg's ``%s`` placeholders as libpq's ``$1, $2, ...``.  Only for
     statements of our own making, which have no other ``%``."""

@@ -2,7 +2,7 @@
 most moves on PostgreSQL, as one statement that never waits for a lock (``run_now``).
 
 DESIGN.md has a move go "off the event loop", to a database thread.  On PostgreSQL that
-is where a move runs when it must lock and read the match (games/dbcall.py).  On the
+is where a move runs when it must lock and read the match (games/play/dbcall.py).  On the
 embedded SQLite database the trip cost more than the move: the move's thread let go of
 the GIL inside every SQLite call and had to wait for the busy event loop to offer it
 back, so a 0.5 ms move took 2 ms of that one thread, and moves queued behind each other
@@ -17,10 +17,10 @@ ms at a time, and the whole server would stop with it.  So the loop's connection
 busy timeout: a write that finds the database locked fails at once, before it changed
 anything, and is tried again after giving the loop back for a moment, until the usual
 timeout has passed.  Nor does the loop's connection run SQLite's checkpoints, which
-wait for the disk: a thread of the process does (games/walcheckpoint.py).
+wait for the disk: a thread of the process does (games/play/walcheckpoint.py).
 
 On PostgreSQL a move on the version its room showed is one statement, one round trip to
-the server (games/movesql.py, ``save_moves_if_at``), which took longer on a database
+the server (games/play/store.py, ``save_moves_if_at``), which took longer on a database
 thread than on the loop: the thread waited for the GIL after the round trip, and for the
 loop to take its result (docs/performance.md, eighth round).  It locks the match row
 with NOWAIT, so it never waits for another transaction: a row another one holds sends
@@ -40,18 +40,18 @@ from contextlib import contextmanager, suppress
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
 
-from games import walcheckpoint
+from games.play import walcheckpoint
 
 FIRST_PAUSE = 0.0002  # seconds; doubled after every try, up to LONGEST_PAUSE
 LONGEST_PAUSE = 0.005
 
 # The loop's SQLite connection of each database wrapper, once its checkpoints are left to
-# a thread (games/walcheckpoint.py); a new connection (after an error) is handed over anew.
+# a thread (games/play/walcheckpoint.py); a new connection (after an error) is handed over anew.
 _handed_over: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 async def run(function, *args):
-    """``function(*args)`` on this thread's SQLite connection (games.dbcall.write_call
+    """``function(*args)`` on this thread's SQLite connection (games.play.dbcall.write_call
     sends it here), tried again, the loop running meanwhile, for as long as the database
     is locked by another connection.
 
@@ -73,7 +73,7 @@ async def run(function, *args):
 
 def run_now(function, *args):
     """``function(*args)`` on this thread's PostgreSQL connection, at once: a move written
-    in one statement that never waits for a lock (games.services.act_on_known, with
+    in one statement that never waits for a lock (games.play.service.act_on_known, with
     ``nowait``).  The connection is kept for the process's life; one that failed is
     closed if it is no longer usable, and the next call opens another."""
     with _loop_hidden():
@@ -114,7 +114,7 @@ def _no_busy_wait(timeout: float):
 
 def _the_loops_connection() -> sqlite3.Connection:
     """This thread's SQLite connection, opened if need be.  It never checkpoints: a
-    checkpoint waits for the disk, and the loop would wait with it (games/walcheckpoint.py)."""
+    checkpoint waits for the disk, and the loop would wait with it (games/play/walcheckpoint.py)."""
     db = connections[DEFAULT_DB_ALIAS]
     db.ensure_connection()
     raw = db.connection
