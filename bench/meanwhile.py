@@ -36,9 +36,9 @@ def main() -> None:
     move_statement.django_on_a_fresh_database(args.database_url)
     from django.db import connection
 
-    from games import snapshots
+    from games.room import cache as snapshots
     from games.play import store as movesql
-    from games.consumers import announce
+    from games.room.consumer import announce
     from games.models import Move, MoveKind
 
     match = move_statement.started_match()

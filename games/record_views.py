@@ -12,7 +12,7 @@ from accounts.models import ModeratorAction
 from games import replayer
 from games.play import service as services
 from games.models import Match, MatchStatus
-from games.presenters import round_table, seat_names
+from games.room.present import round_table, seat_names
 from games.records import record_of, state_after
 
 OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)

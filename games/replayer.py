@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.models import Match, MoveKind
-from games.presenters import tile_halves
+from games.room.present import tile_halves
 from games.records import replay_log
 
 

@@ -3,7 +3,8 @@
 from django.conf import settings
 from django.urls import path
 
-from games.consumers import EchoConsumer, GameConsumer, LobbyConsumer
+from games.lobby.consumer import LobbyConsumer
+from games.room.consumer import EchoConsumer, GameConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<int:match_id>/", GameConsumer.as_asgi()),

@@ -130,7 +130,7 @@ def channel_layers(env: Mapping[str, str]) -> dict:
     if url:
         # Redis's publish/subscribe: a notice is one PUBLISH, and Redis hands it to the one
         # subscriber of each server process that has a room of the match open (the room
-        # hub, games/roomhub.py).  Nothing is queued in Redis, so nothing there can fill
+        # hub, games/room/hub.py).  Nothing is queued in Redis, so nothing there can fill
         # up or expire; a notice published while a process is cut off from Redis is lost,
         # and the room hub's look at its games' versions mends that (docs/performance.md,
         # seventh round, has the measurements against channels-redis' queue layer).  A
@@ -139,7 +139,7 @@ def channel_layers(env: Mapping[str, str]) -> dict:
                             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
                                                   "socket_timeout": 5}],
                                        "prefix": "kozel"}}}
-    # One channel of each process hears every match's notices (games/roomhub.py), and a
+    # One channel of each process hears every match's notices (games/room/hub.py), and a
     # message to a full channel is dropped without an error: room for a busy minute.
     # (For every channel: this layer takes no "channel_capacity" patterns.)
     return {"default": {"BACKEND": "kozel_site.layers.InMemoryChannelLayer",

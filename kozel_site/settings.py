@@ -174,7 +174,7 @@ KOZEL_CLOCK_IN_SERVER = config.env_bool(ENV, "KOZEL_CLOCK_IN_SERVER",
 KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
 # Seconds between a server process's looks at the versions of the games it has rooms open
 # for: a change whose notice never came (its process died between commit and notice) is
-# shown after one to two of these (games/roomhub.py).
+# shown after one to two of these (games/room/hub.py).
 KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
 # The garbage collector of a daphne process: start-up objects frozen out of collections
 # and these thresholds (Python's own are 700, 10, 10); see kozel_site/asgi.py.

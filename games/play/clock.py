@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import roomhub, snapshots
+from games.room import cache as snapshots, hub as roomhub
 from games.play import loopdb, notify, service as services
 from games.play.dbcall import write_call
 

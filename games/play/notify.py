@@ -35,7 +35,7 @@ class Notice(NamedTuple):
     message: dict
     # For a match's change, the match, its rules state and the round scores written, as
     # committed: the process that made the change shows it from these without reading
-    # them back (games/snapshots.py).  Never sent anywhere.
+    # them back (games/room/cache.py).  Never sent anywhere.
     committed: tuple | None = None
 
 
@@ -66,7 +66,7 @@ async def _group_send(notice: Notice) -> None:
 
     Just after Redis restarted, a pooled connection may still be the old server's: the
     first command on it fails, and the next one gets a new connection.  A notice lost
-    then was lost for good -- the servers' resync after the restart (games/layerwatch.py)
+    then was lost for good -- the servers' resync after the restart (games/room/layerwatch.py)
     had already happened -- and its players waited for a turn they never saw.  A notice
     sent twice does no harm: rooms skip a version they have shown.  Never raises: a notice
     that cannot be sent at all is mended by that resync or the client's.

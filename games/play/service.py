@@ -173,7 +173,7 @@ def act(match_id: int, user, message: dict, version: object, known=None) -> int:
     not sit at this table, acts on a stale view, out of turn or against the rules.
 
     ``known`` is the match and its rules state as this process last saw them (its game
-    room's snapshot, games/snapshots.py): a move on that version that does not end the
+    room's snapshot, games/room/cache.py): a move on that version that does not end the
     game is then written without reading the match first (``act_on_known``).
     """
     if known is not None and known.match.pk == match_id and movesql.conditional_moves():

@@ -17,7 +17,7 @@ def test_the_echo_route_is_off_by_default():
 async def test_the_echo_consumer_sends_back_what_it_gets():
     from channels.testing import WebsocketCommunicator
 
-    from games.consumers import EchoConsumer
+    from games.room.consumer import EchoConsumer
 
     ws = WebsocketCommunicator(EchoConsumer.as_asgi(), "/ws/echo/")
     connected, _ = await ws.connect()

@@ -1,5 +1,5 @@
 """A notice sent just after Redis restarted still arrives (games/play/notify.py), and a lobby
-page that missed one is mended when Redis is back (games.consumers.LobbyPages).
+page that missed one is mended when Redis is back (games.lobby.consumer.LobbyPages).
 
 The server's pooled Redis connections are then still the old server's, and the first
 command on one fails.  The whole-game check is tests/faults/test_scale_out.py; this one
@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from django.utils.module_loading import import_string
 from websockets.asyncio.client import connect
 
-from games import lobby
+from games.lobby import service as lobby
 from games.play import notify, service as services
 from kozel_site import env
 

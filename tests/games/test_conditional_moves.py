@@ -18,7 +18,8 @@ import pytest
 from django.db import connection, connections, transaction
 from django.utils import timezone, translation
 
-from games import records, rules, snapshots
+from games import records, rules
+from games.room import cache as snapshots
 from games.play import notify, service as services, store as movesql
 from games.models import Match, MatchStatus, Move, RoundScore
 from games.play.service import PlayError
@@ -45,7 +46,7 @@ def a_game_as_shown(make_user):
 
 
 def known(match):
-    """What a game room of this process holds after loading the match (games/snapshots.py)."""
+    """What a game room of this process holds after loading the match (games/room/cache.py)."""
     return snapshots.load(match.pk)
 
 

@@ -1,4 +1,4 @@
-"""games/layerwatch.py watches the Redis of whatever Redis layer the settings name.
+"""games/room/layerwatch.py watches the Redis of whatever Redis layer the settings name.
 
 The end-to-end check is tests/faults/test_scale_out.py (Redis restarted under running
 games); this one fails fast, without processes, when the watch would not even start.
@@ -7,7 +7,7 @@ games); this one fails fast, without processes, when the watch would not even st
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from kozel_site import env
-from games import layerwatch
+from games.room import layerwatch
 
 REDIS_URL = "redis://cache.internal:6379/2"
 

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone, translation
 
 from games.play import service as services
-from games.lobby import requests_fragment
+from games.lobby.service import requests_fragment
 from games.models import Match, MatchStatus, Seat
 
 pytestmark = pytest.mark.django_db
@@ -427,7 +427,7 @@ def test_a_table_that_just_filled_takes_its_players_in_even_without_the_start_no
 
 
 def test_a_lobby_page_resyncing_is_taken_to_a_table_that_started_since_it_connected(make_user):
-    """After Redis came back, a lobby page gets its list again (games.consumers.LobbyPages)
+    """After Redis came back, a lobby page gets its list again (games.lobby.consumer.LobbyPages)
     with the way to a table that filled since the page connected, however long ago: its
     "lobby.start" may have been lost with Redis."""
     masha, alex = make_user("masha"), make_user("alex")

@@ -8,7 +8,7 @@ import time
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
-from games import snapshots
+from games.room import cache as snapshots
 from games.play import loopdb, service as services
 from games.models import Match, Move
 
@@ -51,7 +51,7 @@ def a_started_game(make_user):
 
 
 def move_on_loop(shown, person, message):
-    """What the game room does on the loop (games.consumers.GameConsumer.move): the
+    """What the game room does on the loop (games.room.consumer.GameConsumer.move): the
     statement sent, work done while PostgreSQL answers (games/play/pgmeanwhile.py), the
     answer read."""
     return loopdb.run_now(services.act_on_known, shown.match, shown.state, person, message,

@@ -1,4 +1,4 @@
-"""The room frame built in Python (games/room_html.py): whole games rendered for every
+"""The room frame built in Python (games/room/html.py): whole games rendered for every
 seat and a spectator, in Russian and English, stay well-formed, translated and escaped."""
 
 import re
@@ -7,11 +7,12 @@ from html.parser import HTMLParser
 import pytest
 from django.utils import translation
 
-from games import room_html, rules, snapshots
+from games import rules
+from games.room import cache as snapshots, html as room_html
 from games.play import service as services
-from games.consumers import announce
+from games.room.consumer import announce
 from games.models import Match, MatchStatus
-from games.presenters import room_context
+from games.room.present import room_context
 
 from .conftest import human_move, state_of
 

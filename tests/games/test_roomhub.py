@@ -1,4 +1,4 @@
-"""games/roomhub.py: a process hears each match's change once, and hands it to its rooms.
+"""games/room/hub.py: a process hears each match's change once, and hands it to its rooms.
 
 The rooms here are real consumers over channels' test WebSockets; Redis restarts, and
 seats on two server processes, are in tests/faults/test_scale_out.py.
@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games import roomhub
+from games.room import hub as roomhub
 from games.play import clock, notify, service as services
 from games.models import Match
 

@@ -1,4 +1,4 @@
-"""games/snapshots.py: what a process shows after its own change without reading it back
+"""games/room/cache.py: what a process shows after its own change without reading it back
 is what reading it back gives, at every version of whole games."""
 
 import copy
@@ -6,9 +6,10 @@ import re
 
 import pytest
 
-from games import rules, snapshots
+from games import rules
+from games.room import cache as snapshots
 from games.play import notify, service as services
-from games.consumers import announce
+from games.room.consumer import announce
 from games.models import MatchStatus
 
 from .conftest import a_game, human_move, state_of
@@ -114,7 +115,7 @@ def test_a_load_after_another_process_changed_the_match_reads_only_what_can_have
 def test_frames_prepared_while_a_move_commits_are_the_frames_of_the_committed_version(
         make_user, django_capture_on_commit_callbacks):
     """The game room renders its process's frames of a move while PostgreSQL answers it
-    (games.consumers.GameConsumer.prepare_frames): at every move of a whole game, each
+    (games.room.consumer.GameConsumer.prepare_frames): at every move of a whole game, each
     seat's and a spectator's prepared frame, in both languages, is what it sends once the
     move has committed, and is the frame rendered from the version read back; a move
     that is not written leaves no snapshot and no frame behind."""

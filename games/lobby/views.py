@@ -22,9 +22,9 @@ from django.views.decorators.http import (
 )
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import lobby as lobby_list
+from games.lobby import service as lobby_list
 from games.play import service as services
-from games.forms import BotsForm, RequestForm
+from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
 from games.play.service import PlayError
 

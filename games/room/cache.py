@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import room_html, rules
+from games import rules
+from games.room import html as room_html
 from games.play import store as movesql
 from games.play.dbcall import database_call
 from games.models import Match, MatchStatus
-from games.perloop import PerLoop
-from games.presenters import room_context, round_row, round_rows, round_table, seat_names
+from games.room.perloop import PerLoop
+from games.room.present import room_context, round_row, round_rows, round_table, seat_names
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices (the clock's now_ms is rendered fresh)
 
@@ -233,5 +234,5 @@ _per_loop: PerLoop[Snapshots] = PerLoop(Snapshots)
 
 
 def snapshots() -> Snapshots:
-    """The snapshots of the running event loop: one per server process (games/perloop.py)."""
+    """The snapshots of the running event loop: one per server process (games/room/perloop.py)."""
     return _per_loop.get()

@@ -30,13 +30,13 @@ def seat_names(seats) -> dict[int, str]:
 
 def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
                  seats: list | None = None, shared: dict | None = None) -> dict:
-    """What the game room shows ``seat`` (None: a spectator), for games/room_html.py.
+    """What the game room shows ``seat`` (None: a spectator), for games/room/html.py.
 
     ``seats`` (with their users) may be given already loaded: the room consumers load them
     once per version for every seat they serve, and then render without touching the
     database.  ``shared``, a dict kept for one version of the match (and one language),
     keeps what every seat sees alike, worked out for the first seat rendered from it.
-    The score table is rendered apart (``round_table``, games.snapshots).
+    The score table is rendered apart (``round_table``, games.room.cache).
     """
     table = shared.get("context") if shared is not None else None
     if table is None:

@@ -10,9 +10,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import snapshots
+from games.room import cache as snapshots
 from games.play import service as services
-from games.consumers import announce, parse_version
+from games.room.consumer import announce, parse_version
 from games.models import Match
 
 
@@ -26,7 +26,7 @@ def _match_for(request, match_id):
 
 def room_frame(match, seat) -> str:
     """The ``#room`` and ``#round-table`` fragments, as the room's consumer sends them
-    (games/room_html.py)."""
+    (games/room/html.py)."""
     snapshot, language = snapshots.load(match.pk), get_language()
     _key, table = snapshots.score_table(snapshot, language)
     return snapshots.render(snapshot, seat, language, announce) + table

@@ -21,7 +21,7 @@ that a room here has still not shown: a lost notice is mended within one to two 
 and a notice that is merely on its way is never raced.
 
 The hub lives on its process's event loop, one per loop (tests run each on a loop of
-their own), like games/snapshots.py.
+their own), like games/room/cache.py.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ import logging
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import layerwatch, snapshots
+from games.room import cache as snapshots, layerwatch
 from games.play import notify
 from games.play.dbcall import database_call
 from games.models import Match
-from games.perloop import PerLoop
+from games.room.perloop import PerLoop
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +58,11 @@ class RoomHub:
         # next one arrives must not have its discard overtake the newcomer's add.
         self.membership = asyncio.Lock()
         self.snapshots = snapshots.snapshots()
-        self.layer_watch = layerwatch.watch()  # Redis restarts (games/layerwatch.py)
+        self.layer_watch = layerwatch.watch()  # Redis restarts (games/room/layerwatch.py)
 
     async def join(self, consumer, match_id: int) -> None:
         """From now on, ``consumer`` hears of every change of the match (and the match's
-        snapshots are kept here while it has a room: games/snapshots.py)."""
+        snapshots are kept here while it has a room: games/room/cache.py)."""
         room = self.rooms.setdefault(match_id, set())
         if consumer not in room:
             room.add(consumer)
@@ -204,7 +204,7 @@ _per_loop: PerLoop[RoomHub] = PerLoop(RoomHub)
 
 
 def hub() -> RoomHub:
-    """The hub of the running event loop: one per server process (games/perloop.py)."""
+    """The hub of the running event loop: one per server process (games/room/perloop.py)."""
     return _per_loop.get()
 
 

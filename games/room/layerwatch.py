@@ -6,11 +6,11 @@ when it reconnects, but every notice published while the process was cut off is 
 the player whose turn it now is would not know it.  So each server process watches the
 Redis its channel layer uses (one INFO a second): when Redis was unreachable, or answers
 with a new run id (it restarted), every room consumer of the process's room hub
-(games/roomhub.py), the one subscriber of its match groups, sends its client the full
+(games/room/hub.py), the one subscriber of its match groups, sends its client the full
 view, loaded afresh (DESIGN.md, known traps: a client must be able to resync from a full
 view at any time).  A notice lost in the moments before the layer has subscribed again is
 mended by the hub's look at its games' versions.  Open lobby pages get their list again,
-with the way to a table that filled meanwhile (games.consumers.LobbyPages).
+with the way to a table that filled meanwhile (games.lobby.consumer.LobbyPages).
 
 With the in-memory channel layer (the embedded setup) there is nothing to watch.
 """
@@ -87,7 +87,7 @@ class Watch:
 
     async def resync(self) -> None:
         since = time.monotonic()
-        # Every consumer of one match shares one fresh load (games.snapshots); a member
+        # Every consumer of one match shares one fresh load (games.room.cache); a member
         # closes the sockets it could not resync, and their pages reconnect.
         results = await asyncio.gather(*(m.resync(since) for m in list(self.members)),
                                        return_exceptions=True)
