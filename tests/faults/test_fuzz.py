@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games import rules
 from games.play import service as services
 from games.models import Match
-from games.records import state_after
+from games.records.log import state_after
 from games.rules.errors import InvalidRecord
 from games.rules.simulate import play_game
 from tests.games.wsclient import logged_in

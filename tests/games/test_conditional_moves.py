@@ -18,7 +18,8 @@ import pytest
 from django.db import connection, connections, transaction
 from django.utils import timezone, translation
 
-from games import records, rules
+from games import rules
+from games.records import log as records
 from games.room import cache as snapshots
 from games.play import notify, service as services, store as movesql
 from games.models import Match, MatchStatus, Move, RoundScore

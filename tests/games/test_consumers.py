@@ -13,7 +13,7 @@ from django.db import close_old_connections
 from games import rules
 from games.play import clock, service as services
 from games.models import Match, MatchStatus
-from games.records import replay_states, state_after
+from games.records.log import replay_states, state_after
 from games.rules.tiles import tile
 
 from .wsclient import Seat, logged_in

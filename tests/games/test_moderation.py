@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from accounts.models import ModeratorAction, Player, User
 from accounts.moderators import GROUP_NAME
-from games import moderation
+from games.moderation import service as moderation
 from games.play import notify, service as services
 from games.models import MatchStatus, Move
 from ratings.models import RatingRecord, RatingTotal

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import rules
 from games.play import service as services
 from games.models import Match, MatchStatus
-from games.records import state_after
+from games.records.log import state_after
 
 from .conftest import human_move, wait_for
 

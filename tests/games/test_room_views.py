@@ -91,7 +91,7 @@ def test_leaving_by_form_interrupts_the_game(client, table):
 def test_an_aborted_game_says_so_in_its_room(client, table, make_user):
     from django.contrib.auth.models import Permission
 
-    from games.moderation import abort_game
+    from games.moderation.service import abort_game
 
     match, users = table
     moderator = make_user("moderator", is_staff=True)

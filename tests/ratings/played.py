@@ -75,6 +75,6 @@ def play(match: Match, users, record: rules.Record, rounds: int | None = None) -
 
 
 def record_json(match: Match) -> dict:
-    from games.records import record_of
+    from games.records.log import record_of
 
     return json.loads(record_of(match).dumps())

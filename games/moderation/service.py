@@ -3,7 +3,7 @@
 Every function here runs in one transaction with the change it logs (accounts'
 ModeratorAction: who, when, what, why), takes its locks in the order games.play.service does
 (match, then players), and tells connected clients after commit.  The staff pages in
-games/moderation_views.py and nothing else call these.
+games/moderation/views.py and nothing else call these.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Staff pages under /moderation/ (games/moderation_views.py)."""
+"""Staff pages under /moderation/ (games/moderation/views.py)."""
 
 from django.urls import path
 
-from games import moderation_views as views
+from games.moderation import views
 
 app_name = "moderation"
 

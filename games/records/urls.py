@@ -1,8 +1,8 @@
-"""The pages of games that are over (games/record_views.py), apart from the room's URLs."""
+"""The pages of games that are over (games/records/views.py), apart from the room's URLs."""
 
 from django.urls import path
 
-from games import record_views
+from games.records import views as record_views
 
 app_name = "records"
 

@@ -3,7 +3,7 @@
 Only for a game that is over (the views check): then nothing is secret any more, so the
 whole state is shown — every hand, the bazaar in draw order — which ``view_for`` never
 shows while a game runs.  Step ``n`` is the state after the log's first ``n`` moves,
-replayed through the rules service as ``games.records.state_after`` does.
+replayed through the rules service as ``games.records.log.state_after`` does.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.models import Match, MoveKind
 from games.room.present import tile_halves
-from games.records import replay_log
+from games.records.log import replay_log
 
 
 @dataclass

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import ModeratorAction, User
-from games import moderation
+from games.moderation import service as moderation
 from games.play import service as services
 from games.models import Match, Seat
 from ratings.ladder import find_login, logins_starting

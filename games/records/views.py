@@ -9,11 +9,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.models import ModeratorAction
-from games import replayer
+from games.records import replayer
 from games.play import service as services
 from games.models import Match, MatchStatus
 from games.room.present import round_table, seat_names
-from games.records import record_of, state_after
+from games.records.log import record_of, state_after
 
 OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
 
