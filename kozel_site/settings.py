@@ -182,9 +182,6 @@ KOZEL_GC_TUNED = config.env_bool(ENV, "KOZEL_GC_TUNED", default=True)
 KOZEL_GC_THRESHOLDS = (20_000, 20, 50)
 # Seconds between the GIL's hand-overs between threads in a daphne process (asgi.py).
 KOZEL_SWITCH_INTERVAL = float(ENV.get("KOZEL_SWITCH_INTERVAL", "0.001"))
-# A bare echo WebSocket at /ws/echo/, the baseline bench/load.py compares the game room
-# with (docs/performance.md). Off unless asked for: it serves no player.
-KOZEL_BENCH_ECHO = config.env_bool(ENV, "KOZEL_BENCH_ECHO", default=False)
 
 # The game room's writes on the event loop itself, not on a database thread
 # (games/play/loopdb.py, docs/performance.md): on SQLite the players' moves and the turn

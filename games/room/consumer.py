@@ -325,14 +325,3 @@ def announce(events, names) -> list[str]:
         elif kind == "aborted":
             said.append(_("A moderator stopped the game."))
     return said
-
-
-class EchoConsumer(LoopConsumer):
-    """``/ws/echo/`` (only with KOZEL_BENCH_ECHO): sends every message straight back.
-
-    The baseline of bench/load.py: the same server, origin check, session middleware and
-    WebSocket path as the game room, with no database and no rendering.
-    """
-
-    async def receive(self, text_data=None, bytes_data=None):
-        await self.send(text_data=text_data, bytes_data=bytes_data)
