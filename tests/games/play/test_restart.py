@@ -14,7 +14,7 @@ from games.play import service as services
 from games.models import Match, MatchStatus
 from games.records.log import state_after
 
-from .conftest import human_move, wait_for
+from ..conftest import human_move, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ from games.models import MatchStatus, Move, RoundScore
 from games.play.service import PlayError
 from ratings.models import RatingRecord
 
-from .conftest import human_move, state_of
+from ..conftest import human_move, state_of
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games.models import Match, MatchStatus
 from games.records.log import replay_states, state_after
 from games.rules.tiles import tile
 
-from .wsclient import Seat, logged_in
+from ..wsclient import Seat, logged_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TILE_NAME = re.compile(r"\b([0-6])-([0-6])\b")
@@ -347,7 +347,7 @@ async def test_a_private_table_refuses_strangers():
     ("ru", "Это сообщение не в формате JSON.", "Сейчас не ваш ход."),
 ])
 async def test_refusals_come_in_the_players_language(language, not_json, not_your_turn):
-    from .wsclient import communicator, session_cookie
+    from ..wsclient import communicator, session_cookie
 
     users = await make_users(f"lang-{language}1", f"lang-{language}2")
     match_id = await start_table(users)

@@ -25,7 +25,7 @@ from games.play import notify, service as services, store as movesql
 from games.models import Match, MatchStatus, Move, RoundScore
 from games.play.service import PlayError
 
-from .conftest import a_game, human_move, state_of
+from ..conftest import a_game, human_move, state_of
 
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="row locks and NOWAIT are PostgreSQL's")

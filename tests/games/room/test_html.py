@@ -14,7 +14,7 @@ from games.room.consumer import announce
 from games.models import Match, MatchStatus
 from games.room.present import room_context
 
-from .conftest import human_move, state_of
+from ..conftest import human_move, state_of
 
 pytestmark = pytest.mark.django_db
 

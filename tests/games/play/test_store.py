@@ -6,7 +6,7 @@ from django.db import transaction
 from games.play import service as services, store as movesql
 from games.models import Match
 
-from .conftest import human_move, state_of
+from ..conftest import human_move, state_of
 
 pytestmark = pytest.mark.django_db
 

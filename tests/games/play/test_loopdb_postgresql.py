@@ -12,7 +12,7 @@ from games.room import cache as snapshots
 from games.play import loopdb, service as services
 from games.models import Match, Move
 
-from .conftest import human_move, state_of
+from ..conftest import human_move, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

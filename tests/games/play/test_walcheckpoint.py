@@ -13,7 +13,7 @@ from django.db import connection, connections
 from games.play import loopdb, walcheckpoint
 from games.models import Match
 
-from .conftest import wait_for
+from ..conftest import wait_for
 
 PAGE = 4096
 ROW = b"x" * 3000  # a row of its own page, nearly

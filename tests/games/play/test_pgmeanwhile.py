@@ -10,7 +10,7 @@ from django.db import OperationalError, connection, connections, transaction
 from games.play import pgmeanwhile, store as movesql
 from games.models import Match, Move
 
-from .conftest import a_game
+from ..conftest import a_game
 
 PAUSE = 0.3  # seconds the server takes over a statement that sleeps first
 

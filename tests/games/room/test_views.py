@@ -7,7 +7,7 @@ import pytest
 from games.play import service as services
 from games.models import MatchStatus
 
-from .conftest import human_move, state_of
+from ..conftest import human_move, state_of
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.db import OperationalError, connection, connections
 from games.play import loopdb, service as services
 from games.models import Match, Move
 
-from .conftest import human_move, state_of
+from ..conftest import human_move, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

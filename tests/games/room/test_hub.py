@@ -17,8 +17,8 @@ from games.room import hub as roomhub
 from games.play import clock, notify, service as services
 from games.models import Match
 
-from .test_consumers import make_users, start_table
-from .wsclient import Seat
+from .test_consumer import make_users, start_table
+from ..wsclient import Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ from games.play import notify, service as services
 from games.room.consumer import announce
 from games.models import MatchStatus
 
-from .conftest import a_game, human_move, state_of
+from ..conftest import a_game, human_move, state_of
 
 pytestmark = pytest.mark.django_db
 
