@@ -10,7 +10,7 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_migrate, post_save
 
         from accounts import moderators, signals
-        from kozel_site import sqlite
+        from kozel_site.runtime import sqlite
 
         sqlite.connect()
         post_save.connect(

@@ -1,11 +1,11 @@
 """Benchmark: a move's commit on the embedded SQLite database with its checkpoints left to
-a thread (games/walcheckpoint.py), side by side with the writer running them itself,
+a thread (games/play/walcheckpoint.py), side by side with the writer running them itself,
 SQLite's default (the baseline), in one run.
 
-On the embedded site the event loop writes the moves (games/loopdb.py) and waits for
+On the embedded site the event loop writes the moves (games/play/loopdb.py) and waits for
 every commit; a commit that takes the write-ahead log past 1,000 pages also runs the
 checkpoint, which waits for the disk.  Both sides here write the site's moves
-(games.movesql.save_moves_if_at, the match row and the log's entry) on ``--games``
+(games.play.store.save_moves_if_at, the match row and the log's entry) on ``--games``
 four-player matches of a fresh database file, in turn (a checkpoint copies each page
 once, however often it was written: one match would make it look cheap), at ``--rate``
 commits a second (500, about the load
@@ -89,7 +89,7 @@ def main() -> None:
     django_on_a_fresh_sqlite_file(path)
     from django.db import connection
 
-    from games import movesql, walcheckpoint
+    from games.play import store as movesql, walcheckpoint
     from games.models import Move, MoveKind
 
     matches = [move_statement.started_match(f"bench{game}_") for game in range(args.games)]

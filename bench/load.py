@@ -12,7 +12,7 @@ Starts the site itself (so a run is reproducible from one command), in either se
 
 It creates ``4 * --games`` accounts, logs each in by writing a session straight into the
 session store (the log-in form is throttled by django-axes), seats them at four-player
-tables through ``games.services`` and connects every player to its game room, the seats
+tables through ``games.play.service`` and connects every player to its game room, the seats
 of one table spread over the servers (``--placement by-game`` puts them on one, as a proxy
 routing by game would).  Each game then acts at ``--pace`` seconds per
 action: the player whose turn it is picks one of the moves its own last frame offers
@@ -21,7 +21,7 @@ from sending it to receiving that player's updated view.  A finished game is rep
 a new table for the same four players.
 
 The baseline runs on the same servers: the same number of connections to the bare echo
-consumer (``/ws/echo/``, switched on with KOZEL_BENCH_ECHO=1), at the same pace, timed
+consumer (``/ws/echo/``, served by bench/echo.py), at the same pace, timed
 the same way.  Phases, in order:
 
   echo      the echo baseline at --pace           (--seconds)
@@ -95,7 +95,7 @@ def site_env(args, workdir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "DEBUG")}
     env.update(SECRET_KEY=BENCH_SECRET, DJANGO_SETTINGS_MODULE="kozel_site.settings",
-               KOZEL_BENCH_ECHO="1", KOZEL_ROUND_PAUSE=str(args.round_pause),
+               KOZEL_ROUND_PAUSE=str(args.round_pause),
                LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
     if args.setup == "scaled":
         # Kept connections, as docs/operations.md advises for this setup (--env may override).
@@ -161,7 +161,7 @@ def start_site(args, env: dict, workdir: Path) -> tuple[list[Process], list[Proc
         port = free_port()
         servers.append(Process(f"daphne-{number + 1}",
                                [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port),
-                                "kozel_site.asgi:application"],
+                                "bench.echo:application"],  # the site and /ws/echo/
                                env, workdir / f"daphne-{port}.log", port))
     if args.setup == "scaled":
         for number in range(args.clocks):
@@ -246,7 +246,7 @@ def make_players(count: int) -> list[tuple[object, str]]:
 
 
 def open_table(users, turn_seconds: int) -> int:
-    from games import services
+    from games.play import service as services
     match = services.create_request(users[0], players=len(users), turn_seconds=turn_seconds,
                                     rated=False)
     for user in users[1:]:

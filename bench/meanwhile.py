@@ -1,9 +1,9 @@
 """Benchmark: a move's statement and the four seats' frames of its version, the frames
-rendered while PostgreSQL answers the statement (games/pgmeanwhile.py), side by side with
+rendered while PostgreSQL answers the statement (games/play/pgmeanwhile.py), side by side with
 the same frames rendered after the answer (the baseline), in one run.
 
 A game room on PostgreSQL writes a move in one statement on the event loop
-(games/movesql.py, ``save_moves_if_at``) and then renders every seat's frame of the new
+(games/play/store.py, ``save_moves_if_at``) and then renders every seat's frame of the new
 version; the loop waited for the answer doing nothing.  Both sides here write the same
 statement on one four-player match of a fresh database and render the four seats'
 frames of versions of random four-player games (bench/render.py's, kept parts and all,
@@ -36,8 +36,9 @@ def main() -> None:
     move_statement.django_on_a_fresh_database(args.database_url)
     from django.db import connection
 
-    from games import movesql, snapshots
-    from games.consumers import announce
+    from games.room import cache as snapshots
+    from games.play import store as movesql
+    from games.room.consumer import announce
     from games.models import Move, MoveKind
 
     match = move_statement.started_match()

@@ -1,7 +1,7 @@
 """Benchmark: a move's one PostgreSQL statement as the site sends it, side by side with the
 same statement through Django's own cursor (the baseline), in one run.
 
-The statement is the one most moves are (games.movesql.save_moves_if_at: the conditional
+The statement is the one most moves are (games.play.store.save_moves_if_at: the conditional
 update of the match and the insert into the log, one transaction).  The site sends its
 values apart from the statement (server-side binding); Django's cursor writes them into
 the statement's text (client-side binding), so the match's rules state, about a
@@ -40,7 +40,7 @@ def started_match(names: str = "bench"):
     """A four-player match, dealt and being played, of four new accounts whose names
     begin with ``names``."""
     from accounts.models import User
-    from games import services
+    from games.play import service as services
     from games.models import Match
 
     users = [User.objects.create_user(f"{names}{n}", password=None) for n in range(4)]
@@ -117,7 +117,7 @@ def main() -> None:
     django_on_a_fresh_database(args.database_url)
     from django.db import connection
 
-    from games import movesql
+    from games.play import store as movesql
     from games.models import Move, MoveKind
 
     match = started_match()

@@ -2,8 +2,8 @@
 side with the same frames built with nothing kept from the version before (the
 baseline), in one run.
 
-A server renders every seat's frame of every version of a match (games/snapshots.py,
-games/room_html.py).  Parts that recur from version to version -- the players' lines, a
+A server renders every seat's frame of every version of a match (games/room/cache.py,
+games/room/html.py).  Parts that recur from version to version -- the players' lines, a
 hand waiting for its turn, the bar's words, the turn line -- are kept across versions by
 what they show.  Both sides render the four seats' frames of the same versions of random
 four-player games (played through the rules service, no database), from fresh snapshots;
@@ -51,7 +51,7 @@ def snapshot_of(state, version: int):
     from django.utils import timezone
 
     from accounts.models import User
-    from games import snapshots
+    from games.room import cache as snapshots
     from games.models import Match, MatchStatus, Seat
 
     match = Match(pk=1, seats_count=SEATS, status=MatchStatus.PLAYING, version=version,
@@ -67,8 +67,8 @@ class Side:
         self.seconds = 0.0
 
     def run_for(self, seconds: float, versions) -> None:
-        from games import snapshots
-        from games.consumers import announce
+        from games.room import cache as snapshots
+        from games.room.consumer import announce
 
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
@@ -97,7 +97,7 @@ def main() -> None:
 
     import django
     django.setup()
-    from games import room_html
+    from games.room import html as room_html
 
     states = game_states(args.games, random.Random(2026))
 

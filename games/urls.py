@@ -1,13 +1,15 @@
 from django.urls import path
 
-from games import lobby_views, room_views, views
+from games import views
+from games.lobby import views as lobby_views
+from games.room import views as room_views
 
 app_name = "games"
 
 urlpatterns = [
     path("", lobby_views.lobby, name="lobby"),
     path("rules/", views.rules, name="rules"),
-    # The lobby's posts (games/lobby_views.py).
+    # The lobby's posts (games/lobby/views.py).
     path("games/new/", lobby_views.create_request, name="create_request"),
     path("games/bots/", lobby_views.play_with_bots, name="play_bots"),
     path("games/<int:match_id>/join/", lobby_views.join_request, name="join_request"),

@@ -33,15 +33,15 @@ application = ProtocolTypeRouter(
 from django.conf import settings  # noqa: E402
 
 if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
-    from games.clock import start_in_server  # noqa: E402
+    from games.play.clock import start_in_server  # noqa: E402
 
     start_in_server()
 
 if "daphne.server" in sys.modules:
-    from kozel_site import sendnow, socketcycles  # noqa: E402
+    from kozel_site.runtime import sendnow, socketcycles  # noqa: E402
 
     socketcycles.install()
-    sendnow.install()  # frames written as they are sent (kozel_site/sendnow.py)
+    sendnow.install()  # frames written as they are sent (kozel_site/runtime/sendnow.py)
 
 # Garbage collection in a server process (docs/performance.md): everything loaded at start
 # (Django, the templates, the translations) lives as long as the process, yet the

@@ -124,7 +124,7 @@ def database(env: Mapping[str, str], base_dir: Path) -> dict:
                 "DATABASE_URL must point at PostgreSQL (postgres://...); "
                 "leave it unset for the embedded SQLite database."
             )
-        # Moves are written on the event loop (games/loopdb.py): a database that stops
+        # Moves are written on the event loop (games/play/loopdb.py): a database that stops
         # answering must not stop the server for the operating system's TCP timeouts
         # (minutes).  Both can be set in DATABASE_URL's query instead.
         options = config.setdefault("OPTIONS", {})
@@ -155,19 +155,19 @@ def channel_layers(env: Mapping[str, str]) -> dict:
     if url:
         # Redis's publish/subscribe: a notice is one PUBLISH, and Redis hands it to the one
         # subscriber of each server process that has a room of the match open (the room
-        # hub, games/roomhub.py).  Nothing is queued in Redis, so nothing there can fill
+        # hub, games/room/hub.py).  Nothing is queued in Redis, so nothing there can fill
         # up or expire; a notice published while a process is cut off from Redis is lost,
         # and the room hub's look at its games' versions mends that (docs/performance.md,
         # seventh round, has the measurements against channels-redis' queue layer).  A
-        # process publishes in batches (kozel_site/layers.py).
-        return {"default": {"BACKEND": "kozel_site.layers.RedisPubSubChannelLayer",
+        # process publishes in batches (kozel_site/runtime/layers.py).
+        return {"default": {"BACKEND": "kozel_site.runtime.layers.RedisPubSubChannelLayer",
                             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
                                                   "socket_timeout": 5}],
                                        "prefix": "kozel"}}}
-    # One channel of each process hears every match's notices (games/roomhub.py), and a
+    # One channel of each process hears every match's notices (games/room/hub.py), and a
     # message to a full channel is dropped without an error: room for a busy minute.
     # (For every channel: this layer takes no "channel_capacity" patterns.)
-    return {"default": {"BACKEND": "kozel_site.layers.InMemoryChannelLayer",
+    return {"default": {"BACKEND": "kozel_site.runtime.layers.InMemoryChannelLayer",
                         "CONFIG": {"capacity": 100_000}}}
 
 

@@ -9,7 +9,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
-    path("", include("games.record_urls")),
-    path("", include("games.moderation_urls")),
+    path("", include("games.records.urls")),
+    path("", include("games.moderation.urls")),
     path("", include("ratings.urls")),
 ]

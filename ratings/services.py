@@ -3,7 +3,7 @@
 Both run inside the transaction that changes the game (its end, or a moderator's
 annulment), so a game's points, its players' numbers and the period totals always change
 together or not at all.  Locks are taken match first, then players in id order, the same
-order as games.services, so two of these never wait on each other in a circle.
+order as games.play.service, so two of these never wait on each other in a circle.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def period_starts(when: datetime | date) -> list[tuple[str, date]]:
 def _lock_match(match) -> None:
     from games.models import Match
 
-    # Held already when called from games.services; taking it again costs nothing there,
+    # Held already when called from games.play.service; taking it again costs nothing there,
     # and makes a call from anywhere else queue behind any other end of the same game.
     list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
 
@@ -54,7 +54,7 @@ def _add_to_totals(player: Player, when, points: int, games: int, goats: int) ->
 def record_game(match, points: list[int], goats=()) -> bool:
     """Give every person at a finished or interrupted rated game their points, once.
 
-    Called by games.services in the transaction that ends the game.  Every player gets a
+    Called by games.play.service in the transaction that ends the game.  Every player gets a
     record and a raised rating (by 0 for a goat or whoever timed out or left), a game
     more, and a goat more if they were one.  A second call for the same game (an end
     processed twice) changes nothing.  Returns whether it recorded.  Unrated games (bots,

@@ -1,6 +1,6 @@
 """Deals from a seed in tests, so that a failing test's games can be dealt again.
 
-A real game deals from the system's randomness (``games.services.deal_random``).  In the
+A real game deals from the system's randomness (``games.play.service.deal_random``).  In the
 tests every deal made through the services, and every bot's tie-break, comes instead
 from one seed per test: drawn at random, or taken from ``KOZEL_TEST_SEED``; a failing
 test shows it in its report (tests/conftest.py), and
@@ -33,7 +33,8 @@ def seed_deals(seed: int, stream: str = "tests", setattr=setattr) -> None:
     ``stream`` tells processes apart: a server started by the test deals rounds of a
     game the test process dealt first, and should not deal them the same tiles again.
     ``setattr`` is monkeypatch's in a test (undone after it)."""
-    from games import bots, rules, services
+    from games import rules
+    from games.play import bots, service as services
 
     deals = deal_generator(seed, stream)
     setattr(services, "deal_random", lambda: deals)

@@ -1,6 +1,6 @@
 """The login key becomes the one unique index of login names, in place of the index on
 lower(username): SQLite's own lower() folds only ASCII, so the site's Unicode lower()
-(kozel_site.sqlite) built that index, and a stock sqlite3 reported it broken."""
+(kozel_site/runtime/sqlite.py) built that index, and a stock sqlite3 reported it broken."""
 
 import django.core.validators
 from django.db import migrations, models

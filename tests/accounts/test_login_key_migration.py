@@ -80,7 +80,7 @@ def test_after_the_migration_both_lookalikes_are_found_by_their_own_names(execut
 
 
 def test_a_stock_sqlite3_finds_the_migrated_database_sound(tmp_path):
-    """The site's Unicode lower() (kozel_site.sqlite) once built an index that Python's
+    """The site's Unicode lower() (kozel_site/runtime/sqlite.py) once built an index that Python's
     own sqlite3, with SQLite's ASCII-only lower(), reported broken for Cyrillic names."""
     path = tmp_path / "site.sqlite3"
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}

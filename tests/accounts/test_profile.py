@@ -154,7 +154,7 @@ def test_an_annulled_game_is_marked(client, make_user, ended_game):
     from django.contrib.auth.models import Group
 
     from accounts.models import User
-    from games import moderation
+    from games.moderation import service as moderation
 
     masha, olya = make_user("masha"), make_user("olya")
     annulled = ended_game([masha, olya], [8, 0], goats=[1])

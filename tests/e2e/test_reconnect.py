@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from games import notify, rules, services
+from games import rules
+from games.play import notify, service as services
 from tests.waiting import wait_for
 
 from .test_play_in_browser import Seat, assert_game_over_shown, play_to_the_end, start_bot_table

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from games import services
+from games.play import service as services
 from games.models import Match, MatchStatus, MoveKind
-from games.records import state_after
+from games.records.log import state_after
 
 from .players import Player, Table, session_cookie, until_acknowledged
 

@@ -1,13 +1,11 @@
-"""The load benchmark's echo baseline (/ws/echo/) is not served unless asked for."""
+"""The load benchmark's echo baseline (/ws/echo/) is bench/echo.py's: the site never serves it."""
 
 import pytest
-from django.conf import settings
 
 from games import routing
 
 
 def test_the_echo_route_is_off_by_default():
-    assert settings.KOZEL_BENCH_ECHO is False
     assert not any("echo" in str(p.pattern) for p in routing.websocket_urlpatterns)
 
 
@@ -17,7 +15,7 @@ def test_the_echo_route_is_off_by_default():
 async def test_the_echo_consumer_sends_back_what_it_gets():
     from channels.testing import WebsocketCommunicator
 
-    from games.consumers import EchoConsumer
+    from bench.echo import EchoConsumer
 
     ws = WebsocketCommunicator(EchoConsumer.as_asgi(), "/ws/echo/")
     connected, _ = await ws.connect()

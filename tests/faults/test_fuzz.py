@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import rules, services
+from games import rules
+from games.play import service as services
 from games.models import Match
-from games.records import state_after
+from games.records.log import state_after
 from games.rules.errors import InvalidRecord
 from games.rules.simulate import play_game
 from tests.games.wsclient import logged_in

@@ -1,5 +1,5 @@
-"""A notice sent just after Redis restarted still arrives (games/notify.py), and a lobby
-page that missed one is mended when Redis is back (games.consumers.LobbyPages).
+"""A notice sent just after Redis restarted still arrives (games/play/notify.py), and a lobby
+page that missed one is mended when Redis is back (games.lobby.consumer.LobbyPages).
 
 The server's pooled Redis connections are then still the old server's, and the first
 command on one fails.  The whole-game check is tests/faults/test_scale_out.py; this one
@@ -14,7 +14,8 @@ from channels.layers import get_channel_layer
 from django.utils.module_loading import import_string
 from websockets.asyncio.client import connect
 
-from games import lobby, notify, services
+from games.lobby import service as lobby
+from games.play import notify, service as services
 from kozel_site import env
 
 from .players import session_cookie
@@ -40,7 +41,7 @@ async def test_a_notice_sent_on_a_connection_from_before_the_restart_still_arriv
     await listener.group_add("match-1", channel)
 
     message = {"type": "match.changed", "match": 1, "version": 7, "events": []}
-    with caplog.at_level(logging.WARNING, logger="games.notify"):
+    with caplog.at_level(logging.WARNING, logger="games.play.notify"):
         await notify.send_collected([notify.Notice("match-1", message)])
     received = await asyncio.wait_for(listener.receive(channel), timeout=5)
     assert received == message

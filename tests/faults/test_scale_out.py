@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from games import services
+from games.play import service as services
 from games.models import MatchStatus
 
 from .players import Player, Table, session_cookie, until_acknowledged

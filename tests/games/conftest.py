@@ -1,9 +1,11 @@
-"""Fixtures for playing games through games.services."""
+"""Fixtures for playing games through games.play.service."""
 
 import pytest
 
-from games import records, rules, services
+from games import rules
 from games.models import MatchStatus, Move
+from games.play import service as services
+from games.records import log as records
 from tests.waiting import wait_for, wait_until  # noqa: F401  (the games tests wait with these)
 
 

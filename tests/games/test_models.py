@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
-from games import services
+from games.play import service as services
 from games.models import Match, MatchStatus, Move, MoveKind, RoundScore, Seat
 from kozel_site.appendonly import AppendOnlyError
 

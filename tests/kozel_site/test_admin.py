@@ -145,7 +145,7 @@ def seated_staff(request, make_user):
     """A staff member (a superuser or a moderator) sitting at a two-seat game that has
     just been dealt, against olya: who could read olya's 7 tiles and the bazaar?"""
     from accounts.models import User
-    from games import services
+    from games.play import service as services
 
     staff = make_user("boss", is_staff=True, is_superuser=request.param == "superuser")
     if request.param == "moderator":
@@ -217,7 +217,7 @@ def test_the_changelist_address_cannot_filter_by_hidden_tiles(client, seated_sta
 
 
 def test_a_game_that_is_over_shows_its_tiles(client, seated_staff):
-    from games import services
+    from games.play import service as services
 
     staff, match = seated_staff
     client.force_login(staff)

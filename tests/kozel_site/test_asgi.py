@@ -83,7 +83,7 @@ print(getattr(tcp.Connection, "_kozel_sends_now", False))
 
 
 def test_a_server_process_writes_frames_as_they_are_sent():
-    """kozel_site/sendnow.py is installed with the application (tests/kozel_site/test_sendnow.py)."""
+    """kozel_site/runtime/sendnow.py is installed with the application (tests/kozel_site/test_sendnow.py)."""
     import os
     import subprocess
     import sys

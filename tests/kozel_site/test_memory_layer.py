@@ -1,10 +1,10 @@
-"""The embedded setup's in-memory channel layer (kozel_site/layers.py): a group message
+"""The embedded setup's in-memory channel layer (kozel_site/runtime/layers.py): a group message
 reaches every member, in order, and a full member's queue misses it without keeping the
 others from theirs -- as channels' own layer does, without a task per member."""
 
 import asyncio
 
-from kozel_site.layers import InMemoryChannelLayer
+from kozel_site.runtime.layers import InMemoryChannelLayer
 
 
 async def drain(layer, channel) -> list[int]:

@@ -1,4 +1,4 @@
-"""kozel_site/sendnow.py: a daphne process writes a frame to its socket when it is sent.
+"""kozel_site/runtime/sendnow.py: a daphne process writes a frame to its socket when it is sent.
 
 Real Twisted TCP connections over a real socket pair, on a reactor that is never run: what
 the peer can read at once was written at once; what waits is registered with the reactor
@@ -9,7 +9,7 @@ import socket
 import pytest
 from twisted.internet import protocol, selectreactor, tcp
 
-from kozel_site import sendnow
+from kozel_site.runtime import sendnow
 
 
 @pytest.fixture

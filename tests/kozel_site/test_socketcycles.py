@@ -1,5 +1,5 @@
 """A closed WebSocket is freed as it closes, not left in cycles for a full collection
-(kozel_site/socketcycles.py; the soak of docs/performance.md grew with them)."""
+(kozel_site/runtime/socketcycles.py; the soak of docs/performance.md grew with them)."""
 
 import json
 import os
@@ -17,13 +17,13 @@ PROBE = """
 import gc, json, sys, threading
 import daphne.server  # installs daphne's reactor, as `daphne` does
 from twisted.internet import reactor
-import kozel_site.asgi
+import bench.echo
 from django.conf import settings
 if sys.argv[1] == "unpatched":
     from daphne.http_protocol import WebRequest
     from daphne.ws_protocol import WebSocketProtocol
     WebSocketProtocol.onConnect, WebRequest.process = ORIGINAL
-server = daphne.server.Server(kozel_site.asgi.application,
+server = daphne.server.Server(bench.echo.application,
                               endpoints=["tcp:port=0:interface=127.0.0.1"], signal_handlers=False)
 result = {}
 
@@ -64,9 +64,9 @@ def test_closed_sockets_leave_no_cycles_for_the_collector(variant, tmp_path):
                "from daphne.ws_protocol import WebSocketProtocol\n"
                "ORIGINAL = (WebSocketProtocol.onConnect, WebRequest.process)\n")
     # The unpatched run proves the probe can see the cycles the patch breaks.
-    script = PROBE.replace("import kozel_site.asgi", "import daphne.http_protocol, daphne.ws_protocol\n"
-                           + prelude + "import kozel_site.asgi")
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="kozel_site.settings", KOZEL_BENCH_ECHO="1",
+    script = PROBE.replace("import bench.echo", "import daphne.http_protocol, daphne.ws_protocol\n"
+                           + prelude + "import bench.echo")
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="kozel_site.settings",
                KOZEL_CLOCK_IN_SERVER="0", SQLITE_PATH=str(tmp_path / "probe.sqlite3"))
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)

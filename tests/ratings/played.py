@@ -1,4 +1,4 @@
-"""Play a game record (RECORD.md) through games.services, as people at a real table would.
+"""Play a game record (RECORD.md) through games.play.service, as people at a real table would.
 
 The one thing a test cannot do through the services' public functions is choose the
 deal (a real game deals from ``secrets.SystemRandom``), so each round of the record is
@@ -17,7 +17,8 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
-from games import rules, services
+from games import rules
+from games.play import service as services
 from games.models import Match, MatchStatus, MoveKind, Seat
 
 RECORDS = Path(__file__).parent / "records"
@@ -75,6 +76,6 @@ def play(match: Match, users, record: rules.Record, rounds: int | None = None) -
 
 
 def record_json(match: Match) -> dict:
-    from games.records import record_of
+    from games.records.log import record_of
 
     return json.loads(record_of(match).dumps())

@@ -1,4 +1,4 @@
-"""Point 1: rating points when a game ends, played end to end through games.services.
+"""Point 1: rating points when a game ends, played end to end through games.play.service.
 
 The examples of RULES.md 8 and 9 are whole games: their records (tests/ratings/records)
 are dealt and played move by move through the services, and the clock or a player's
@@ -13,7 +13,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from accounts.models import Player
-from games import services
+from games.play import service as services
 from games.models import Match, MatchStatus, RoundScore
 from ratings.models import RatingRecord, RatingTotal
 from ratings.services import period_starts, rebuild_totals, record_game

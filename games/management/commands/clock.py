@@ -8,7 +8,7 @@ import asyncio
 
 from django.core.management.base import BaseCommand
 
-from games import clock
+from games.play import clock
 
 
 class Command(BaseCommand):

@@ -1,0 +1,43 @@
+"""The site with a bare echo WebSocket at ``/ws/echo/``: the baseline of bench/load.py.
+
+bench/load.py serves ``bench.echo:application`` with daphne: the site's own application
+(kozel_site/asgi.py, with everything it sets up in a server process) and its WebSocket
+routes, plus the echo route behind the same origin check and session middleware.  The
+site itself never serves it.
+"""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from kozel_site import asgi as site  # noqa: E402  (sets Django up first)
+
+from games.room.consumer import LoopConsumer  # noqa: E402
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+
+class EchoConsumer(LoopConsumer):
+    """``/ws/echo/``: sends every message straight back.
+
+    The baseline of bench/load.py: the same server, origin check, session middleware and
+    WebSocket path as the game room, with no database and no rendering.
+    """
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send(text_data=text_data, bytes_data=bytes_data)
+
+
+application = ProtocolTypeRouter(
+    {
+        "http": site.django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns,
+                                           path("ws/echo/", EchoConsumer.as_asgi())]))
+        ),
+    }
+)

@@ -1,0 +1,1 @@
+"""The lobby: game requests, their pages and forms, and the live list."""

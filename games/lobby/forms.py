@@ -1,0 +1,62 @@
+"""The lobby's forms: a new game request, and a table with bots.
+
+They check what a person typed and give readable errors next to the field; the rules of
+who may sit where are games.play.service's to enforce (it refuses with PlayError).
+"""
+
+from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from games.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Fish
+
+PLAYER_CHOICES = [(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)]
+DEFAULT_TURN_SECONDS = 30
+
+
+def _players_field():
+    return forms.TypedChoiceField(label=_("Players"), choices=PLAYER_CHOICES, coerce=int,
+                                  initial=MAX_SEATS, widget=forms.RadioSelect)
+
+
+def _fish_field():
+    return forms.ChoiceField(label=_("Fish"), choices=Fish.choices, initial=Fish.ALL,
+                             widget=forms.RadioSelect,
+                             help_text=_("How a round that ends in fish is scored."))
+
+
+def _turn_seconds_field():
+    return forms.IntegerField(
+        label=_("Seconds per turn"), min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS,
+        initial=DEFAULT_TURN_SECONDS,
+        help_text=format_lazy(_("From {low} to {high}. Running out of time ends the game."),
+                              low=MIN_TURN_SECONDS, high=MAX_TURN_SECONDS),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class RequestForm(forms.Form):
+    """A game request ("заявка"): the table's size and terms."""
+
+    players = _players_field()
+    fish = _fish_field()
+    turn_seconds = _turn_seconds_field()
+    # An unticked checkbox sends nothing: required=False makes that mean "off".
+    rated = forms.BooleanField(label=_("Rated game"), required=False, initial=True)
+    private = forms.BooleanField(
+        label=_("Private table"), required=False,
+        help_text=_("Not listed in the lobby: you get an invitation link to send."),
+    )
+
+
+class BotsForm(forms.Form):
+    """A table with the person in seat 0 and bots in the others (never rated)."""
+
+    players = _players_field()
+    fish = _fish_field()
+    turn_seconds = _turn_seconds_field()
+
+    def __init__(self, *args, **kwargs):
+        # Both forms share field names on one page: distinct ids keep the labels right.
+        kwargs.setdefault("auto_id", "bots_%s")
+        super().__init__(*args, **kwargs)

@@ -1,0 +1,166 @@
+"""The lobby's pages and form posts: create, join and leave requests, play with bots,
+and a private table's invitation page.
+
+Every post calls one function of games.play.service and redirects; a refusal (PlayError)
+becomes a message on the lobby page.  Posts made by htmx (the request list's buttons,
+which the WebSocket re-renders without a CSRF field) get the redirect as an HX-Redirect.
+"""
+
+from functools import wraps
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import (
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.lobby import service as lobby_list
+from games.play import service as services
+from games.lobby.forms import BotsForm, RequestForm
+from games.models import Match, MatchStatus
+from games.play.service import PlayError
+
+
+def _go(request, url):
+    """Redirect, the way the request's sender can follow it."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _lobby_url():
+    return reverse("games:lobby")
+
+
+def _room_url(match):
+    return reverse("games:room", args=[match.pk])
+
+
+def _to_login(request, back):
+    if request.htmx:
+        login = resolve_url(settings.LOGIN_URL)
+        return HttpResponseClientRedirect(f"{login}?{urlencode({'next': back})}")
+    return redirect_to_login(back)
+
+
+def player_required(view):
+    """login_required for the lobby's posts: after logging in, a visitor comes back to
+    the lobby, since a redirect cannot repeat the post itself."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return _to_login(request, _lobby_url())
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _lobby_page(request, create_form=None, bots_form=None):
+    context = lobby_list.lobby_context(request.user)
+    context.update(create_form=create_form or RequestForm(), bots_form=bots_form or BotsForm())
+    current = context["current"]
+    if current and current.match.private and current.match.status == MatchStatus.WAITING:
+        # Outside the live list (which is rendered without a request), so the link can
+        # be absolute, ready to copy; the page reloads whenever its owner acts anyway.
+        context["invite_url"] = request.build_absolute_uri(lobby_list.invite_path(current.match))
+    return render(request, "games/lobby.html", context)
+
+
+@require_safe
+def lobby(request):
+    """The home page: open requests, the viewer's table, and the forms to start one."""
+    return _lobby_page(request)
+
+
+@require_POST
+@player_required
+def create_request(request):
+    form = RequestForm(request.POST)
+    if not form.is_valid():
+        return _lobby_page(request, create_form=form)
+    try:
+        match = services.create_request(request.user, **form.cleaned_data)
+    except PlayError as error:
+        messages.error(request, error.message)
+        return _go(request, _lobby_url())
+    if match.private:
+        messages.success(request, _("Your private table is open. Send its invitation link "
+                                    "to the people you want to play with."))
+    else:
+        messages.success(request, _("Your request is in the lobby. The game starts as soon "
+                                    "as the table is full."))
+    return _go(request, _lobby_url())
+
+
+@require_POST
+@player_required
+def play_with_bots(request):
+    form = BotsForm(request.POST)
+    if not form.is_valid():
+        return _lobby_page(request, bots_form=form)
+    try:
+        match = services.play_with_bots(request.user, **form.cleaned_data)
+    except PlayError as error:
+        messages.error(request, error.message)
+        return _go(request, _lobby_url())
+    return _go(request, _room_url(match))
+
+
+def _join(request, match_id, token=None):
+    try:
+        match = services.join_request(request.user, match_id, invite_token=token)
+    except PlayError as error:
+        messages.error(request, error.message)
+        return _go(request, _lobby_url())
+    if match.status == MatchStatus.PLAYING:
+        return _go(request, _room_url(match))
+    messages.success(request, _("You have taken a seat. The game starts as soon as the "
+                                "table is full."))
+    return _go(request, _lobby_url())
+
+
+@require_POST
+@player_required
+def join_request(request, match_id):
+    return _join(request, match_id)
+
+
+@require_POST
+@player_required
+def leave_request(request, match_id):
+    try:
+        services.leave_request(request.user, match_id)
+    except PlayError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("You have left the request."))
+    return _go(request, _lobby_url())
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def invite(request, token):
+    """A private table's invitation: shows the table, and joins it with one click."""
+    match = get_object_or_404(
+        Match.objects.select_related("created_by").prefetch_related(lobby_list.seats_prefetch()),
+        invite_token=token,
+    )
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return _to_login(request, request.path)
+        return _join(request, match.pk, token)
+    row = lobby_list.table_row(match, request.user)
+    return render(request, "games/invite.html", {
+        "row": row,
+        "match": match,
+        "open": match.status == MatchStatus.WAITING,
+        "login_next": request.path,
+    })

@@ -1,0 +1,149 @@
+"""What moderators do to games and people, each with a reason, in the moderation log.
+
+Every function here runs in one transaction with the change it logs (accounts'
+ModeratorAction: who, when, what, why), takes its locks in the order games.play.service does
+(match, then players), and tells connected clients after commit.  The staff pages in
+games/moderation/views.py and nothing else call these.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import ModeratorAction, Player, User
+from games.play import notify, service as services
+from games.models import Match, MatchStatus, Move, MoveKind
+from ratings import services as ratings
+
+REASON_MIN, REASON_MAX = 3, 500
+ENDED = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED)
+
+
+class ModerationError(Exception):
+    """A refusal, with a message for the moderator.  Nothing was changed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _check(moderator, reason: str) -> str:
+    if not (moderator.is_active and moderator.is_staff and moderator.has_perm("accounts.moderate")):
+        raise ModerationError(_("Only moderators may do this."))
+    reason = (reason or "").strip()
+    if not REASON_MIN <= len(reason) <= REASON_MAX:
+        raise ModerationError(_("Give a reason of 3 to 500 characters."))
+    return reason
+
+
+def _log(moderator, action: str, reason: str, *, match=None, person=None) -> ModeratorAction:
+    return ModeratorAction.objects.create(moderator=moderator, action=action, reason=reason,
+                                          match=match, person=person)
+
+
+def _locked(match_id: int) -> Match:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise ModerationError(_("There is no such game."))
+    return match
+
+
+# -- games ------------------------------------------------------------------------------
+
+@transaction.atomic
+def abort_game(match_id: int, moderator, reason: str) -> Match:
+    """Stop a waiting or running game for good: no result, no ratings.
+
+    The move log gets an "abort" move (so the log still explains the snapshot: the game
+    stopped here), the match becomes "aborted", its clock stops, and the room and the
+    lobby hear of it after commit.
+    """
+    reason = _check(moderator, reason)
+    match = _locked(match_id)
+    if match.status not in services.RUNNING:
+        raise ModerationError(_("Only a waiting or running game can be aborted."))
+    match.version += 1
+    Move.objects.create(match=match, number=match.version, seat=None, kind=MoveKind.ABORT,
+                        payload={})
+    match.status = MatchStatus.ABORTED
+    match.ended_at = timezone.now()
+    match.deadline = None
+    match.save(update_fields=["version", "status", "ended_at", "deadline"])
+    _log(moderator, ModeratorAction.Kind.ABORT, reason, match=match)
+    notify.match_changed(match.pk, match.version, [{"type": "aborted"}])
+    notify.lobby_changed()
+    return match
+
+
+@transaction.atomic
+def annul_game(match_id: int, moderator, reason: str) -> Match:
+    """Take back a finished or interrupted rated game's rating points (ratings.services
+    keeps its records and adds compensating ones); the game itself stays as it was."""
+    reason = _check(moderator, reason)
+    match = _locked(match_id)
+    if match.status not in ENDED or not match.rated:
+        raise ModerationError(_("Only a finished or interrupted rated game can be annulled."))
+    if ModeratorAction.objects.filter(match=match, action=ModeratorAction.Kind.ANNUL).exists():
+        raise ModerationError(_("This game is annulled already."))
+    try:
+        ratings.annul_game(match)
+    except ratings.AnnulError:
+        raise ModerationError(_("This game has no rating points to take back.")) from None
+    _log(moderator, ModeratorAction.Kind.ANNUL, reason, match=match)
+    return match
+
+
+def annulment_of(match) -> ModeratorAction | None:
+    return (ModeratorAction.objects.filter(match=match, action=ModeratorAction.Kind.ANNUL)
+            .select_related("moderator").first())
+
+
+# -- people -----------------------------------------------------------------------------
+
+def _check_person(moderator, person) -> None:
+    if person.pk == moderator.pk:
+        raise ModerationError(_("You cannot close or reopen your own account."))
+    if (person.is_staff or person.is_superuser) and not moderator.is_superuser:
+        raise ModerationError(_("Only an administrator may close or reopen a staff account."))
+
+
+@transaction.atomic
+def deactivate_player(person: User, moderator, reason: str) -> None:
+    """Close an account: the person can no longer log in or play and leaves the ladders.
+
+    A game they are playing ends as if they had left it (RULES.md 9: they get nothing, the
+    others get their points); a request they wait at loses them.  Their history stays.
+    """
+    reason = _check(moderator, reason)
+    _check_person(moderator, person)
+    if not User.objects.filter(pk=person.pk, is_active=True).exists():
+        raise ModerationError(_("This account is closed already."))
+    # The game first: leaving locks the match, then the players (services' order).
+    for match in Match.objects.filter(seats__user=person, status__in=services.RUNNING):
+        try:
+            if match.status == MatchStatus.PLAYING:
+                services.leave_game(match.pk, person)
+            else:
+                services.leave_request(person, match.pk)
+        except services.PlayError:
+            pass  # it ended meanwhile: nothing left to leave
+    User.objects.filter(pk=person.pk).update(is_active=False)
+    person.is_active = False
+    ratings.set_listed(Player.objects.get(user=person), False)
+    _log(moderator, ModeratorAction.Kind.DEACTIVATE, reason, person=person)
+
+
+@transaction.atomic
+def reactivate_player(person: User, moderator, reason: str) -> None:
+    """Reopen a closed account: the person may log in and play again, and is back on the
+    ladders with everything they had."""
+    reason = _check(moderator, reason)
+    _check_person(moderator, person)
+    if not User.objects.filter(pk=person.pk, is_active=False).exists():
+        raise ModerationError(_("This account is open."))
+    User.objects.filter(pk=person.pk).update(is_active=True)
+    person.is_active = True
+    ratings.set_listed(Player.objects.get(user=person), True)
+    _log(moderator, ModeratorAction.Kind.REACTIVATE, reason, person=person)

@@ -1,0 +1,138 @@
+"""Staff pages under ``/moderation/``: running games (to watch or abort), a game to annul,
+a player to close or reopen.  Every action is a POST with a reason; the work and the log
+entry are games.moderation's."""
+
+from functools import wraps
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from accounts.models import ModeratorAction, User
+from games.moderation import service as moderation
+from games.play import service as services
+from games.models import Match, Seat
+from ratings.ladder import find_login, logins_starting
+
+RUNNING_PER_PAGE = 50
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), min_length=moderation.REASON_MIN,
+        max_length=moderation.REASON_MAX, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=gettext_lazy("Kept in the moderation log with your name and the time."))
+
+
+def moderator_required(view):
+    """Staff with the "moderate" permission (the moderators group, or a superuser)."""
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not (request.user.is_staff and request.user.has_perm("accounts.moderate")):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+    return wrapped
+
+
+def _seats():
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+
+
+@moderator_required
+def index(request):
+    running = (Match.objects.filter(status__in=services.RUNNING).prefetch_related(_seats())
+               .defer("state").order_by("status", "-started_at", "-created_at"))  # playing, then waiting
+    page = Paginator(running, RUNNING_PER_PAGE).get_page(request.GET.get("page"))
+    actions = ModeratorAction.objects.select_related("moderator", "person", "match")[:20]
+    return render(request, "games/moderation/index.html", {
+        "page": page, "actions": actions, "reason_form": ReasonForm(),
+    })
+
+
+@moderator_required
+def find_game(request):
+    number = request.GET.get("id", "").strip().lstrip("#")
+    if number.isdigit() and Match.objects.filter(pk=int(number)).exists():
+        return redirect("moderation:game", int(number))
+    messages.error(request, _("There is no such game."))
+    return redirect("moderation:index")
+
+
+@moderator_required
+def game(request, match_id):
+    match = get_object_or_404(Match.objects.prefetch_related(_seats()), pk=match_id)
+    return render(request, "games/moderation/game.html", {
+        "match": match, "reason_form": ReasonForm(),
+        "running": match.status in services.RUNNING,
+        "annulment": moderation.annulment_of(match),
+        "actions": match.moderator_actions.select_related("moderator"),
+        "can_annul": match.status in moderation.ENDED and match.rated
+        and match.rating_records.exists(),
+    })
+
+
+def _act(request, done, act, *args):
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a reason of 3 to 500 characters."))
+        return False
+    try:
+        act(*args, request.user, form.cleaned_data["reason"])
+    except moderation.ModerationError as refusal:
+        messages.error(request, refusal.message)
+        return False
+    messages.success(request, done)
+    return True
+
+
+@require_POST
+@moderator_required
+def abort(request, match_id):
+    _act(request, _("The game is aborted."), moderation.abort_game, match_id)
+    return redirect("moderation:game", match_id)
+
+
+@require_POST
+@moderator_required
+def annul(request, match_id):
+    _act(request, _("The game is annulled: its rating points are taken back."),
+         moderation.annul_game, match_id)
+    return redirect("moderation:game", match_id)
+
+
+@moderator_required
+def find_player(request):
+    query = request.GET.get("q", "").strip()[:150]
+    found = find_login(query)
+    if found is not None:
+        return redirect("moderation:player", found.username)
+    return render(request, "games/moderation/find.html", {
+        "query": query, "suggestions": logins_starting(query) if query else []})
+
+
+@moderator_required
+def player(request, login):
+    person = get_object_or_404(User.objects.by_login(login).select_related("player"))
+    if request.method == "POST":
+        if person.is_active:
+            _act(request, _("The account is closed."), moderation.deactivate_player, person)
+        else:
+            _act(request, _("The account is open again."), moderation.reactivate_player, person)
+        return redirect("moderation:player", person.username)
+    return render(request, "games/moderation/player.html", {
+        "person": person, "player": person.player, "reason_form": ReasonForm(),
+        "current": services.current_match(person),
+        "actions": person.moderated.select_related("moderator"),
+        "may_act": person.pk != request.user.pk
+        and (request.user.is_superuser or not (person.is_staff or person.is_superuser)),
+    })
+

@@ -1,0 +1,113 @@
+"""The replay viewer's data: a match's move log, stepped through with every hand shown.
+
+Only for a game that is over (the views check): then nothing is secret any more, so the
+whole state is shown — every hand, the bazaar in draw order — which ``view_for`` never
+shows while a game runs.  Step ``n`` is the state after the log's first ``n`` moves,
+replayed through the rules service as ``games.records.log.state_after`` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from games import rules
+from games.models import Match, MoveKind
+from games.room.present import tile_halves
+from games.records.log import replay_log
+
+
+@dataclass
+class Step:
+    number: int            # moves applied so far (0: before the first deal)
+    total: int             # moves in the log
+    state: rules.GameState
+    said: list[str] = field(default_factory=list)  # what this step's move did, in words
+    played: str | None = None                      # the tile just played or drawn
+    seat: int | None = None                        # who moved
+
+
+def _name(names, seat):
+    return names.get(seat, "?")
+
+
+def _describe(move, names, before: rules.GameState, after: rules.GameState, events) -> tuple[list[str], str | None]:
+    who = _name(names, move.seat)
+    said, tile = [], None
+    if move.kind == MoveKind.DEAL:
+        said.append(_("Round %(number)s is dealt.") % {"number": after.round})
+    elif move.kind == MoveKind.PLAY:
+        tile = move.payload["play"]
+        end = move.payload.get("end")
+        if not before.chain:
+            said.append(_("%(name)s leads %(tile)s.") % {"name": who, "tile": tile})
+        elif end == "left":
+            said.append(_("%(name)s plays %(tile)s on the left.") % {"name": who, "tile": tile})
+        elif end == "right":
+            said.append(_("%(name)s plays %(tile)s on the right.") % {"name": who, "tile": tile})
+        else:
+            said.append(_("%(name)s plays %(tile)s.") % {"name": who, "tile": tile})
+    elif move.kind == MoveKind.DRAW:
+        new = after.hands[move.seat] & ~before.hands[move.seat]
+        tile = rules.TILES[new.bit_length() - 1].name if new else None
+        said.append(_("%(name)s draws %(tile)s from the bazaar.") % {"name": who, "tile": tile or "?"})
+    elif move.kind == MoveKind.KNOCK:
+        said.append(_("%(name)s knocks: nothing fits and the bazaar is empty.") % {"name": who}
+                    if move.payload.get("auto") else _("%(name)s knocks.") % {"name": who})
+    elif move.kind == MoveKind.TIMEOUT:
+        said.append(_("%(name)s ran out of time: the game is interrupted.") % {"name": who})
+    elif move.kind == MoveKind.LEAVE:
+        said.append(_("%(name)s left: the game is interrupted.") % {"name": who})
+    elif move.kind == MoveKind.ABORT:
+        said.append(_("A moderator aborted the game."))
+    for event in events:
+        if event["type"] == "round_ended":
+            seat = _name(names, event["seat"])
+            said.append(_("Round over: %(name)s went out.") % {"name": seat} if event["result"] == "out"
+                        else _("Fish! %(name)s placed it.") % {"name": seat})
+        elif event["type"] == "game_over":
+            said.append(_("The game is over."))
+    return said, tile
+
+
+def step(match: Match, number: int, names: dict) -> Step:
+    """The state after ``number`` moves of the log (clamped to 0..all), described."""
+    total = match.moves.count()
+    number = max(0, min(number, total))
+    state = rules.new_game(match.seats_count, match.fish)
+    result = Step(number, total, state)
+    for move, before, state, events in replay_log(match, number):
+        if move.number == number:
+            result.said, result.played = _describe(move, names, before, state, events)
+            result.seat = move.seat
+    result.state = state
+    return result
+
+
+def table_of(step: Step, names: dict, bots: set) -> dict:
+    """Template context for one step: every hand, the chain, the bazaar, the scores."""
+    state = step.state
+    players = [{
+        "number": n, "name": _name(names, n), "bot": n in bots,
+        "hand": [tile_halves(t.name) + (t.name,) for t in state.hand(n)],
+        "score": state.scores[n], "remembered": state.remembered[n], "opened": state.opened[n],
+        "turn": state.phase == rules.PLAYING and state.turn == n, "moved": step.seat == n,
+        "goat": n in state.goats,
+    } for n in range(state.seats)]
+    return {
+        "players": players, "phase": state.phase, "round": state.round, "bank": state.bank,
+        "chain": [{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in state.chain],
+        "bazaar": [tile_halves(rules.TILES[i].name) + (rules.TILES[i].name,) for i in state.bazaar],
+        "summary": _summary(state, names),
+    }
+
+
+def _summary(state: rules.GameState, names: dict) -> dict | None:
+    """The last round's scoring, between rounds and at the end."""
+    last = state.last_round
+    if state.phase == rules.PLAYING or not last:
+        return None
+    return {"result": last["result"], "name": _name(names, last["seat"]), "bank": last["bank"],
+            "rows": [{"name": _name(names, n), "points": last["points"][n],
+                      "credited": last["credited"][n]} for n in range(state.seats)]}

@@ -1,0 +1,101 @@
+"""Pages of a game that is over: its page (players, result, ratings, the round table), its
+record to download (RECORD.md), and the replay viewer.
+
+While a game waits or runs these pages do not exist (they would show hands): they send
+people to the game room instead.  A private table's pages are for its players and staff.
+"""
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from accounts.models import ModeratorAction
+from games.records import replayer
+from games.play import service as services
+from games.models import Match, MatchStatus
+from games.room.present import round_table, seat_names
+from games.records.log import record_of, state_after
+
+OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
+
+
+def _over_match(request, match_id):
+    """The match, if it is over and this viewer may see it; else a redirect or a 404."""
+    match = get_object_or_404(Match, pk=match_id)
+    seat = services.seat_of(match, request.user)
+    if match.private and seat is None and not request.user.is_staff:
+        raise Http404  # a private table shows itself to its players only
+    if match.status not in OVER:
+        return None, redirect("games:room", match.pk)
+    return match, None
+
+
+def _seating(match):
+    seats = list(match.seats.select_related("user").order_by("number"))
+    names = seat_names(seats)
+    return seats, names
+
+
+def game(request, match_id):
+    match, elsewhere = _over_match(request, match_id)
+    if elsewhere:
+        return elsewhere
+    seats, names = _seating(match)
+    result = match.result or {}
+    records = {}
+    for record in match.rating_records.select_related("player"):
+        if not record.annuls_id:
+            records[record.player.user_id] = record
+    annulment = (ModeratorAction.objects.filter(match=match, action=ModeratorAction.Kind.ANNUL)
+                 .select_related("moderator").first())
+    aborted = (ModeratorAction.objects.filter(match=match, action=ModeratorAction.Kind.ABORT)
+               .select_related("moderator").first())
+    # The final standing: from the result when the game ended by the rules, else (an
+    # aborted game) from the state it stopped in.
+    scores = result.get("scores")
+    if scores is None and match.state is not None:
+        scores = list(state_after(match).scores)
+    points = result.get("rating_points") or [None] * match.seats_count
+    players = [{
+        "number": s.number, "name": names[s.number], "login": s.user.username if s.user_id else None,
+        "bot": not s.user_id, "score": scores[s.number] if scores else None,
+        "goat": s.number in (result.get("goats") or []),
+        "interrupter": result.get("interrupted_by") == s.number,
+        "points": points[s.number] if match.rated else None,
+        "record": records.get(s.user_id),
+    } for s in seats]
+    staff = request.user.is_authenticated and request.user.is_staff \
+        and request.user.has_perm("accounts.moderate")
+    return render(request, "games/game.html", {
+        "match": match, "players": players, "result": result,
+        "table": round_table(match, names, match.seats_count),
+        "annulment": annulment, "aborted": aborted, "moderator": staff,
+    })
+
+
+def download(request, match_id):
+    """The game's record (RECORD.md), as a file ``manage.py replay`` reads."""
+    match, elsewhere = _over_match(request, match_id)
+    if elsewhere:
+        return elsewhere
+    response = HttpResponse(record_of(match).dumps() + "\n", content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="kozel-{match.pk}.json"'
+    return response
+
+
+def replay(request, match_id):
+    """Step through the move log, every hand shown; ``?step=n`` is after n moves."""
+    match, elsewhere = _over_match(request, match_id)
+    if elsewhere:
+        return elsewhere
+    seats, names = _seating(match)
+    try:
+        number = int(request.GET.get("step", 1))
+    except ValueError:
+        number = 1
+    shown = replayer.step(match, number, names)
+    context = {"match": match, "step": shown, "names": names,
+               **replayer.table_of(shown, names, {s.number for s in seats if not s.user_id})}
+    context["previous"] = shown.number - 1 if shown.number > 0 else None
+    context["next"] = shown.number + 1 if shown.number < shown.total else None
+    template = "games/_replay.html" if request.htmx else "games/replay.html"
+    return render(request, template, context)

@@ -1,0 +1,164 @@
+"""What the game room shows one seat (or a spectator): a view of the rules service made
+ready for the templates.
+
+Everything here comes from ``rules.view_for`` (the only data that may leave the server),
+the seats' names, the round score rows and the match's public fields.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import namedtuple
+
+from games import rules
+from games.models import Match, MatchStatus, RoundScore
+
+
+_HALVES = {t.name: (t.low, t.high) for t in rules.TILES}
+
+
+def tile_halves(name: str) -> tuple[int, int]:
+    """A tile's two values from its name: "2-5" -> (2, 5) (rooms ask for every tile shown,
+    so it is looked up rather than parsed)."""
+    return _HALVES[name]
+
+
+def seat_names(seats) -> dict[int, str]:
+    """Seat number -> the login sitting there, or the bot's name."""
+    return {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
+
+
+def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
+                 seats: list | None = None, shared: dict | None = None) -> dict:
+    """What the game room shows ``seat`` (None: a spectator), for games/room/html.py.
+
+    ``seats`` (with their users) may be given already loaded: the room consumers load them
+    once per version for every seat they serve, and then render without touching the
+    database.  ``shared``, a dict kept for one version of the match (and one language),
+    keeps what every seat sees alike, worked out for the first seat rendered from it.
+    The score table is rendered apart (``round_table``, games.room.cache).
+    """
+    table = shared.get("context") if shared is not None else None
+    if table is None:
+        if seats is None:
+            seats = list(match.seats.select_related("user").order_by("number"))
+        if state is None and match.state is not None:
+            state = rules.GameState.from_json(match.state)
+        table = _table_context(match, state, seats)
+        if shared is not None:
+            shared["context"] = table
+    # Only the seat's own hand and moves come from its view: the rest is the public one.
+    public = table["view"]
+    context = dict(table["fields"], seat=seat, spectator=seat is None,
+                   now_ms=int(time.time() * 1000))
+    if public is None:
+        context.update(players=[], hand=[], chain=[], turn_mine=False)
+        return context
+
+    own = rules.seat_view(table["state"], seat) if seat is not None else {"hand": [], "legal": []}
+    plays: dict[str, list[str | None]] = {}
+    for action in own["legal"]:
+        if "play" in action:
+            plays.setdefault(action["play"], []).append(action.get("end"))
+    ends = public["ends"]
+    hand = []
+    for name in own["hand"]:
+        ends_for_tile = plays.get(name, [])
+        # A choice of end only when the tile fits two ends that show different values.
+        choose = len(ends_for_tile) == 2 and ends and ends[0] != ends[1]
+        hand.append({"name": name, "halves": tile_halves(name), "playable": bool(ends_for_tile),
+                     "choose_end": choose, "end": None if choose or not ends_for_tile
+                     else (ends_for_tile[-1] or None)})
+    order = list(range(public["seats"]))
+    if seat is not None:  # me last, at the bottom of the screen; the others clockwise
+        order = order[seat + 1:] + order[:seat + 1]
+    players = table["players"]
+    context.update(
+        players=[dict(players[n], me=n == seat) for n in order], hand=hand,
+        can_draw=any("draw" in a for a in own["legal"]),
+        turn_mine=(seat is not None and public["turn"] == seat
+                   and match.status == MatchStatus.PLAYING),
+    )
+    return context
+
+
+def _table_context(match: Match, state: rules.GameState | None, seats: list) -> dict:
+    """What every seat and spectator sees alike, from the spectator's view."""
+    names = seat_names(seats)
+    fields = {
+        "match": match, "version": match.version, "status": match.status, "names": names,
+        "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
+        "result": match.result,
+    }
+    if state is None:
+        return {"state": None, "view": None, "fields": fields, "players": []}
+    view = rules.spectator_view(state)
+    bots = {s.number for s in seats if not s.user_id}
+    turn = view["turn"]
+    players = [{
+        "number": n, "name": names.get(n, "?"), "bot": n in bots,
+        "tiles": view["hand_counts"][n], "score": view["scores"][n],
+        "remembered": view["remembered"][n], "opened": view["opened"][n],
+        "turn": n == turn, "goat": n in view["goats"],
+        "rating_points": match.result["rating_points"][n]
+        if match.result and match.rated else None,
+    } for n in range(view["seats"])]
+    last = view["last_round"]
+    summary = None
+    if last:
+        summary = {
+            "result": last["result"], "seat_name": names.get(last["seat"]),
+            "rows": [{"name": names.get(n), "hand": [tile_halves(t) + (t,) for t in last["hands"][n]],
+                      "points": last["points"][n], "credited": last["credited"][n]}
+                     for n in range(view["seats"])],
+            "bank": last["bank"],
+        }
+    fields.update(
+        chain=[{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in view["chain"]],
+        turn_name=names.get(turn) if turn is not None else None,
+        bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
+        bazaar=view["bazaar"], fish=view["fish"],
+    )
+    return {"state": state, "view": view, "fields": fields, "players": players}
+
+
+def round_table(match: Match, names: dict, seats: int, rows: list | None = None) -> dict:
+    """The round table of RULES.md: per round and seat, the score before, this round's
+    points (or a fish), and the total; open scores red, remembered points yellow."""
+    if rows is None:
+        rows = round_rows(match)
+    rounds = []
+    before = {n: {"score": 0, "remembered": 0, "opened": False} for n in range(seats)}
+    for number in sorted({r.round_number for r in rows}):
+        cells = []
+        for r in (r for r in rows if r.round_number == number):
+            cells.append({
+                "before": before[r.seat], "points": r.points, "credited": r.credited,
+                "fish": r.result == "fish", "out": r.result == "out" and r.result_seat == r.seat,
+                "after": {"score": r.score_after, "remembered": r.remembered_after,
+                          "opened": r.opened},
+            })
+            before[r.seat] = cells[-1]["after"]
+        bank = next(r.bank_after for r in rows if r.round_number == number)
+        rounds.append({"number": number, "cells": cells, "bank": bank})
+    return {"names": [names.get(n) for n in range(seats)], "rounds": rounds}
+
+
+ROUND_ROW_FIELDS = ("round_number", "seat", "points", "credited", "score_after",
+                    "remembered_after", "opened", "result", "result_seat", "bank_after")
+
+
+RoundRow = namedtuple("RoundRow", ROUND_ROW_FIELDS)
+
+
+def round_rows(match: Match) -> list[tuple]:
+    """The match's round score rows, in the order ``round_table`` reads them: named tuples
+    of what it reads (a room snapshot keeps them for the whole game, and model instances
+    took ten times the memory)."""
+    return [RoundRow(*row) for row in RoundScore.objects.filter(match=match)
+            .order_by("round_number", "seat").values_list(*ROUND_ROW_FIELDS)]
+
+
+def round_row(score: RoundScore) -> RoundRow:
+    """The row of a RoundScore just written, as ``round_rows`` would read it back."""
+    return RoundRow(*(getattr(score, name) for name in ROUND_ROW_FIELDS))

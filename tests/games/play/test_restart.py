@@ -1,0 +1,66 @@
+"""A real server process killed and started again: nothing is lost, the clock goes on.
+
+The server is daphne in a subprocess on the test's own database (tests/daphne_server.py),
+with the turn clock running inside it as in the embedded setup.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import rules
+from games.play import service as services
+from games.models import Match, MatchStatus
+from games.records.log import state_after
+
+from ..conftest import human_move, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_deadline_that_passed_while_the_server_was_down_is_enforced_after_its_restart(
+        daphne_server, make_user):
+    masha, alex = make_user("rs1"), make_user("rs2")
+    match = services.create_request(masha, players=2, turn_seconds=10)
+    services.join_request(alex, match.pk)
+    daphne_server.kill()
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    daphne_server.start()  # nobody connects: the server's own clock must act
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == MatchStatus.INTERRUPTED), \
+        daphne_server.log_tail()
+    match.refresh_from_db()
+    assert match.result["reason"] == "timeout"
+    assert match.moves.filter(kind="timeout").count() == 1
+
+
+def test_a_game_resumes_where_it_stood_after_the_server_is_killed(daphne_server, make_user):
+    me = make_user("rs3")
+    match = services.play_with_bots(me, 2)
+
+    def my_turn():
+        match.refresh_from_db()
+        if match.status != MatchStatus.PLAYING:
+            return True
+        state = rules.GameState.from_json(match.state)
+        return state.phase == rules.PLAYING and state.turn == 0
+
+    kills = 0
+    for step in range(2000):
+        assert wait_for(my_turn), daphne_server.log_tail()  # the server plays the bots
+        if match.status != MatchStatus.PLAYING:
+            break
+        services.act(match.pk, me, human_move(match, 0), match.version)
+        if step in (3, 12, 25):  # crash the server in the middle of the game, more than once
+            daphne_server.kill()
+            kills += 1
+            match.refresh_from_db()
+            # Every acknowledged move is in the log, and the snapshot is the log replayed.
+            assert state_after(match).to_json() == match.state
+            assert list(match.moves.values_list("number", flat=True)) == \
+                list(range(1, match.version + 1))
+            daphne_server.start()
+    match.refresh_from_db()
+    assert kills == 3
+    assert match.status == MatchStatus.FINISHED, daphne_server.log_tail()
+    assert state_after(match).to_json() == match.state

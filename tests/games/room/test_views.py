@@ -1,0 +1,102 @@
+"""The game room page and its form posts (the fallback when there is no WebSocket)."""
+
+import re
+
+import pytest
+
+from games.play import service as services
+from games.models import MatchStatus
+
+from ..conftest import human_move, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(make_user):
+    masha, alex = make_user("masha2"), make_user("alex2")
+    match = services.create_request(masha, players=2)
+    services.join_request(alex, match.pk)
+    match.refresh_from_db()
+    return match, {0: masha, 1: alex}
+
+
+def test_a_player_sees_their_own_hand_and_the_hooks(client, table):
+    match, users = table
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert "data-game" in page and 'data-status="playing"' in page and "data-hand" in page
+    own = {t.name for t in state_of(match).hand(0)}
+    other = {t.name for t in state_of(match).hand(1)}
+    shown = set(re.findall(r'data-tile="([0-6]-[0-6])"', page))
+    assert shown == own and not shown & other
+    assert 'data-action="leave"' in page
+
+
+def test_every_tile_draws_its_pips_from_the_pages_one_set_of_definitions(client, table):
+    match, users = table
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert page.count('class="pip-defs"') == 1
+    defined = re.findall(r'<g id="pips-(\d)">((?:<circle [^>]*/>)+)</g>', page)
+    assert [(v, body.count("<circle")) for v, body in defined] == [
+        (str(n), n) for n in range(1, 7)]  # as many pips as the value
+    hand = re.search(r"<[^>]*data-hand.*?</div>", page, re.S).group(0)
+    for a, b in ((t.low, t.high) for t in state_of(match).hand(0)):
+        drawn = re.search(rf'data-tile="{a}-{b}".*?</svg>', hand, re.S).group(0)
+        assert re.findall(r'<use href="#pips-(\d)"', drawn) == [str(v) for v in (a, b) if v]
+    assert "<circle" not in hand
+
+
+def test_a_spectator_sees_no_hand(client, table, make_user):
+    match, _ = table
+    client.force_login(make_user("watcher"))
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert "data-hand" not in page and 'data-action="leave"' not in page
+    assert not re.findall(r'data-tile="', page)  # nothing is on the table yet
+
+
+def test_a_private_table_is_not_found_by_strangers(client, make_user):
+    owner = make_user("owner")
+    match = services.create_request(owner, players=2, private=True)
+    client.force_login(make_user("stranger"))
+    assert client.get(f"/games/{match.pk}/").status_code == 404
+
+
+def test_a_move_posted_as_a_form_goes_through_the_same_service(client, table):
+    match, users = table
+    seat = state_of(match).turn
+    client.force_login(users[seat])
+    move = human_move(match, seat)
+    response = client.post(f"/games/{match.pk}/act/", dict(move, version=match.version),
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and 'id="room"' in response.content.decode()
+    before = match.version
+    match.refresh_from_db()
+    assert match.version > before
+    stale = client.post(f"/games/{match.pk}/act/", dict(move, version=before),
+                        HTTP_HX_REQUEST="true")
+    assert "room-notice" in stale.content.decode()
+
+
+def test_leaving_by_form_interrupts_the_game(client, table):
+    match, users = table
+    client.force_login(users[1])
+    response = client.post(f"/games/{match.pk}/leave/")
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.INTERRUPTED and match.result["reason"] == "left"
+
+
+def test_an_aborted_game_says_so_in_its_room(client, table, make_user):
+    from django.contrib.auth.models import Permission
+
+    from games.moderation.service import abort_game
+
+    match, users = table
+    moderator = make_user("moderator", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename="moderate"))
+    abort_game(match.pk, moderator, "a test of the room")
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert 'data-status="aborted"' in page and "game-end" in page
