@@ -31,6 +31,21 @@ SLICE = 0.5  # seconds of one side before the other's turn
 SEATS = 4
 
 
+def python_cpu_ms() -> float:
+    """The CPU time of bench/load.py's fixed piece of Python (best of five): this
+    machine's speed moves between sittings (docs/performance.md, point 67), and with it
+    every figure below; it tells sittings apart."""
+    import json
+
+    def work() -> float:
+        began = time.process_time()
+        for i in range(20_000):
+            json.loads(json.dumps({"seat": i % 4, "tile": f"{i % 7}-{i % 6}", "version": i}))
+        return time.process_time() - began
+
+    return min(work() for _ in range(5)) * 1000
+
+
 def game_states(games: int, rng: random.Random) -> list:
     """Every state, after every action, of ``games`` random games."""
     from games import rules
@@ -119,6 +134,8 @@ def main() -> None:
 
     import django
     django.setup()
+    from django.template import engines
+    engines["jinja2"].env.auto_reload = False  # as with DEBUG off: no file looked at again
 
     states = game_states(args.games, random.Random(2026))
 
@@ -130,7 +147,7 @@ def main() -> None:
     sides = [Side("templates", template_frame), Side("f-strings", fstring_frame)]
     streams = {side.name: fresh_snapshots() for side in sides}
     print(f"{len(states)} versions of {args.games} random four-player games, "
-          f"{args.seconds:g} s a side")
+          f"{args.seconds:g} s a side; the fixed piece of Python: {python_cpu_ms():.0f} ms of CPU")
     for side in sides:  # warm up: imports, translations, the tiles' drawings
         side.run_for(0.2, streams[side.name])
         side.versions = side.frames = side.bytes = 0
