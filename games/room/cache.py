@@ -44,7 +44,8 @@ class Snapshot:
     # The score table, the same for every seat: rendered once per language and change
     # (snapshots of one match share it while its rows stay the same).
     round_tables: dict = field(default_factory=dict)
-    # What every seat's frame of this version shows alike, per language (room_html.room).
+    # What every seat's room context of this version shows alike, per language
+    # (games.room.present.room_context).
     parts: dict = field(default_factory=dict)
     # Frames rendered before they were asked for (``prepare_frame``), each taken once:
     # (seat, language) -> (events, frame).
@@ -129,7 +130,7 @@ def _rendered(snapshot: Snapshot, seat: int | None, language: str, announce, eve
     with translation.override(language):
         context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
                                shared=shared)
-        return room_html.room(context, announce(events, context["names"]), shared, language)
+        return room_html.room(context, announce(events, context["names"]))
 
 
 def score_table(snapshot: Snapshot, language: str) -> tuple[tuple, str]:

@@ -36,7 +36,7 @@ def room(request, match_id):
     match, seat = _match_for(request, match_id)
     return render(request, "games/room.html", {
         "match": match, "seat": seat, "status": match.status,
-        "room_html": mark_safe(room_frame(match, seat)),  # built with escape() throughout
+        "room_html": mark_safe(room_frame(match, seat)),  # autoescaped by its templates
     })
 
 

@@ -1,5 +1,6 @@
-"""The room frame built in Python (games/room/html.py): whole games rendered for every
-seat and a spectator, in Russian and English, stay well-formed, translated and escaped."""
+"""The room frame (games/room/html.py, templates/games/room/): whole games rendered for
+every seat and a spectator, in Russian and English, stay well-formed, translated and
+escaped."""
 
 import re
 from html.parser import HTMLParser
@@ -132,28 +133,3 @@ def test_a_frame_is_the_same_whether_or_not_other_seats_were_rendered_first(make
             alone = snapshots.render(snapshots.load(match.pk), seat, "ru", announce)
             together = snapshots.render(shared, seat, "ru", announce)
             assert re.sub(r'data-now="\d+"', "", together) == re.sub(r'data-now="\d+"', "", alone)
-
-
-def test_parts_kept_across_versions_give_the_frames_built_afresh_in_either_language(make_user):
-    # Players' lines, waiting hands, the bar's words and the turn line are kept across
-    # versions and matches by what they show and the language: a frame built with them
-    # kept (both languages rendered in turn) is the frame built with nothing kept.
-    people = [make_user(f"кэш{n}") for n in range(3)]
-    match = services.create_request(people[0], players=3, fish="one")
-    for person in people[1:]:
-        services.join_request(person, match.pk)
-    seen = {"ru": set(), "en": set()}
-    for match in played_through(match, people):
-        snapshot = snapshots.load(match.pk)
-        for language in ("ru", "en"):
-            for seat in (0, 1, 2, None):
-                kept = snapshots.render(snapshot, seat, language, announce)
-                room_html.forget_kept_parts()
-                afresh = snapshots.render(snapshots.load(match.pk), seat, language, announce)
-                assert re.sub(r'data-now="\d+"', "", kept) == re.sub(r'data-now="\d+"', "", afresh)
-                seen[language].add(kept)
-            # warm again for the next seat and language, from another language first
-            snapshots.render(snapshot, 0, "en" if language == "ru" else "ru", announce)
-    assert room_html._player_line.cache_info().currsize > 0
-    for frame in seen["ru"]:
-        assert not [w for w in ENGLISH if w in re.sub(r"<[^>]*>", " ", frame)]
