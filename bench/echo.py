@@ -17,11 +17,11 @@ from django.urls import path  # noqa: E402
 
 from kozel_site import asgi as site  # noqa: E402  (sets Django up first)
 
-from games.room.consumer import LoopConsumer  # noqa: E402
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
-class EchoConsumer(LoopConsumer):
+class EchoConsumer(AsyncWebsocketConsumer):
     """``/ws/echo/``: sends every message straight back.
 
     The baseline of bench/load.py: the same server, origin check, session middleware and

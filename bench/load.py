@@ -246,11 +246,11 @@ def make_players(count: int) -> list[tuple[object, str]]:
 
 
 def open_table(users, turn_seconds: int) -> int:
-    from games.play import service as services
-    match = services.create_request(users[0], players=len(users), turn_seconds=turn_seconds,
+    from games.lobby import service as requests
+    match = requests.create_request(users[0], players=len(users), turn_seconds=turn_seconds,
                                     rated=False)
     for user in users[1:]:
-        services.join_request(user, match.pk)
+        requests.join_request(user, match.pk)
     return match.pk
 
 

@@ -5,7 +5,6 @@ the rules service's state after the last move, kept for speed (DESIGN.md).
 """
 
 import secrets
-from collections import OrderedDict
 
 from django.conf import settings
 from django.db import models
@@ -105,25 +104,8 @@ class Match(models.Model):
 
     @cached_property
     def seat_users(self) -> dict[int, int | None]:
-        """Seat number -> the user sitting there (None for a bot).
-
-        A started game's seats never change, so a process remembers them (``_started_seats``):
-        every move asks for the mover's seat and whether the next seat is a bot's.  Keyed by
-        the creation time too, as SQLite may give a deleted match's number to a new one.
-        """
-        if self.status == MatchStatus.WAITING:
-            return dict(self.seats.values_list("number", "user_id"))
-        key = (self.pk, self.created_at)
-        seats = _started_seats.get(key)
-        if seats is None:
-            seats = _started_seats[key] = dict(self.seats.values_list("number", "user_id"))
-            if len(_started_seats) > STARTED_SEATS_KEPT:
-                _started_seats.popitem(last=False)
-        return seats
-
-
-STARTED_SEATS_KEPT = 20_000
-_started_seats: OrderedDict = OrderedDict()
+        """Seat number -> the user sitting there (None for a bot)."""
+        return dict(self.seats.values_list("number", "user_id"))
 
 
 class Seat(models.Model):

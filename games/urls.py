@@ -16,6 +16,5 @@ urlpatterns = [
     path("games/<int:match_id>/leave-request/", lobby_views.leave_request, name="leave_request"),
     path("games/invite/<str:token>/", lobby_views.invite, name="invite"),
     path("games/<int:match_id>/", room_views.room, name="room"),
-    path("games/<int:match_id>/act/", room_views.room_act, name="room_act"),
     path("games/<int:match_id>/leave/", room_views.room_leave, name="room_leave"),
 ]

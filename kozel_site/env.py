@@ -124,9 +124,9 @@ def database(env: Mapping[str, str], base_dir: Path) -> dict:
                 "DATABASE_URL must point at PostgreSQL (postgres://...); "
                 "leave it unset for the embedded SQLite database."
             )
-        # Moves are written on the event loop (games/play/loopdb.py): a database that stops
-        # answering must not stop the server for the operating system's TCP timeouts
-        # (minutes).  Both can be set in DATABASE_URL's query instead.
+        # A database that stops answering must not hold a server's database threads for
+        # the operating system's TCP timeouts (minutes): a move then fails at once, and
+        # its player may try again.  Both can be set in DATABASE_URL's query instead.
         options = config.setdefault("OPTIONS", {})
         options.setdefault("connect_timeout", 5)         # seconds
         options.setdefault("tcp_user_timeout", 10_000)   # milliseconds unacknowledged

@@ -252,20 +252,3 @@ KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
 # for: a change whose notice never came (its process died between commit and notice) is
 # shown after one to two of these (games/room/hub.py).
 KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
-# The garbage collector of a daphne process: start-up objects frozen out of collections
-# and these thresholds (Python's own are 700, 10, 10); see kozel_site/asgi.py.
-KOZEL_GC_TUNED = config.env_bool(ENV, "KOZEL_GC_TUNED", default=True)
-KOZEL_GC_THRESHOLDS = (20_000, 20, 50)
-# Seconds between the GIL's hand-overs between threads in a daphne process (asgi.py).
-KOZEL_SWITCH_INTERVAL = float(ENV.get("KOZEL_SWITCH_INTERVAL", "0.001"))
-
-# The game room's writes on the event loop itself, not on a database thread
-# (games/play/loopdb.py, docs/performance.md): on SQLite the players' moves and the turn
-# clock's actions; on PostgreSQL the moves written in one statement (below), which never
-# wait there for a lock.
-KOZEL_MOVES_ON_LOOP = config.env_bool(ENV, "KOZEL_MOVES_ON_LOOP", default=True)
-# A move that ends no round is written on condition that the match is still at the version
-# the game room last showed, without reading and locking it first: on PostgreSQL in one
-# statement (games/play/store.py, docs/performance.md, eighth round).  Off, every move takes
-# the locked way.
-KOZEL_CONDITIONAL_MOVES = config.env_bool(ENV, "KOZEL_CONDITIONAL_MOVES", default=True)

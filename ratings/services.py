@@ -2,8 +2,8 @@
 
 Both run inside the transaction that changes the game (its end, or a moderator's
 annulment), so a game's points, its players' numbers and the period totals always change
-together or not at all.  Locks are taken match first, then players in id order, the same
-order as games.play.service, so two of these never wait on each other in a circle.
+together or not at all.  Players' rows are taken in the order of their accounts' ids
+in both, so the two never wait on each other in a circle.
 """
 
 from __future__ import annotations
@@ -31,14 +31,8 @@ def period_starts(when: datetime | date) -> list[tuple[str, date]]:
 def _lock_match(match) -> None:
     from games.models import Match
 
-    # Held already when called from games.play.service; taking it again costs nothing there,
-    # and makes a call from anywhere else queue behind any other end of the same game.
+    # An annulment queues behind any other change of the same game (and it behind us).
     list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
-
-
-def _locked_players(user_ids) -> dict[int, Player]:
-    return {p.user_id: p for p in Player.objects.select_for_update()
-            .filter(user_id__in=list(user_ids)).order_by("pk")}
 
 
 def _add_to_totals(player: Player, when, points: int, games: int, goats: int) -> None:
@@ -46,37 +40,37 @@ def _add_to_totals(player: Player, when, points: int, games: int, goats: int) ->
     for period, start in period_starts(when):
         changed = RatingTotal.objects.filter(player=player, period=period, start=start).update(
             points=F("points") + points, games=F("games") + games, goats=F("goats") + goats)
-        if not changed:  # the player's row is locked, so nobody creates this one meanwhile
+        if not changed:  # the player's row is held (updated or locked), so nobody creates this one meanwhile
             RatingTotal.objects.create(player=player, period=period, start=start, points=points,
                                        games=games, goats=goats, active=player.active)
 
 
-def record_game(match, points: list[int], goats=()) -> bool:
+def record_game(match, points: list[int], goats=(), ended_at: datetime | None = None) -> bool:
     """Give every person at a finished or interrupted rated game their points, once.
 
-    Called by games.play.service in the transaction that ends the game.  Every player gets a
-    record and a raised rating (by 0 for a goat or whoever timed out or left), a game
-    more, and a goat more if they were one.  A second call for the same game (an end
-    processed twice) changes nothing.  Returns whether it recorded.  Unrated games (bots,
-    unrated requests) leave no records.
+    Called by games.play.finish in the transaction that ends the game, which succeeds
+    only once per game (a compare-and-swap on the match's version, games/play/store.py),
+    so nothing here locks the match.  Every player gets a record and a raised rating (by
+    0 for a goat or whoever timed out or left), a game more, and a goat more if they were
+    one; each player's row is updated before it is read back, and that update holds the
+    row until commit, so a moderator's annulment of another of their games waits.
+    Returns whether it recorded.  Unrated games (bots, unrated requests) leave no records.
     """
     if not match.rated:
         return False
     with transaction.atomic():
-        _lock_match(match)
         if RatingRecord.objects.filter(match=match, annuls=None).exists():
             return False
-        seats = list(match.seats.exclude(user=None).order_by("number"))
+        seats = list(match.seats.exclude(user=None).order_by("user_id"))
         if len(points) != match.seats_count or len(seats) != match.seats_count:
             raise ValueError(f"match {match.pk}: {len(points)} points for {len(seats)} people")
-        ended = match.ended_at or timezone.now()
-        players = _locked_players(s.user_id for s in seats)
+        ended = ended_at or match.ended_at or timezone.now()
         for seat in seats:
-            player, gained, goat = players[seat.user_id], points[seat.number], seat.number in goats
-            Player.objects.filter(pk=player.pk).update(
+            gained, goat = points[seat.number], seat.number in goats
+            Player.objects.filter(user_id=seat.user_id).update(
                 rating=F("rating") + gained, games_played=F("games_played") + 1,
                 times_goat=F("times_goat") + int(goat), last_game_at=ended)
-            player.refresh_from_db(fields=["rating", "active"])
+            player = Player.objects.only("pk", "rating", "active").get(user_id=seat.user_id)
             RatingRecord.objects.create(match=match, player=player, points=gained, goat=goat,
                                         rating_after=player.rating, created_at=ended)
             _add_to_totals(player, ended, gained, 1, int(goat))
@@ -101,7 +95,7 @@ def annul_game(match, when: datetime | None = None) -> list[RatingRecord]:
         if RatingRecord.objects.filter(match=match, annuls__isnull=False).exists():
             raise AnnulError("the game is annulled already")
         players = {p.pk: p for p in Player.objects.select_for_update()
-                   .filter(pk__in=[r.player_id for r in originals]).order_by("pk")}
+                   .filter(pk__in=[r.player_id for r in originals]).order_by("user_id")}
         made = []
         for original in originals:
             player = players[original.player_id]

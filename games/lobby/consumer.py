@@ -6,18 +6,20 @@ import asyncio
 import logging
 import weakref
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 
 from games.play import notify
 from games.play.dbcall import database_call
 from games.room import layerwatch
-from games.room.consumer import CLOSE_TOO_LARGE, MAX_MESSAGE_BYTES, LoopConsumer, scope_language
+from games.room.consumer import (CLOSE_NOT_A_MESSAGE, CLOSE_TOO_LARGE, MAX_MESSAGE_BYTES,
+                                 scope_language)
 from games.room.perloop import PerLoop
 
 log = logging.getLogger(__name__)
 
 
-class LobbyConsumer(LoopConsumer):
+class LobbyConsumer(AsyncWebsocketConsumer):
     """``/ws/lobby/``: the open requests, live; and the way to one's table when it fills."""
 
     async def connect(self):
@@ -43,7 +45,7 @@ class LobbyConsumer(LoopConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         # The lobby takes its actions as ordinary form posts; a message here is a mistake.
         await self.close(code=CLOSE_TOO_LARGE if (text_data or "") and
-                         len(text_data) > MAX_MESSAGE_BYTES else 4400)
+                         len(text_data) > MAX_MESSAGE_BYTES else CLOSE_NOT_A_MESSAGE)
 
     async def lobby_changed(self, event):
         await self.send_requests()
@@ -62,7 +64,7 @@ class LobbyConsumer(LoopConsumer):
         await self.send(text_data=await database_call(self._render)(started_since))
 
     def _render(self, started_since=None):
-        from games.lobby.service import requests_fragment  # the lobby's own module renders its list
+        from games.lobby.listing import requests_fragment  # the lobby's own module renders its list
 
         with translation.override(self.language):
             return requests_fragment(self.user, started_since)

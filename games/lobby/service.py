@@ -1,102 +1,125 @@
-"""The lobby's list: the open game requests ("заявки") and the viewer's own table.
+"""Game requests ("заявки"): opening one, taking a seat, getting up, a table of bots.
 
-One template partial, templates/games/_requests.html, renders it twice over: inside the
-lobby page on its first load (so the page works without a WebSocket), and as the
-fragment the LobbyConsumer pushes whenever the lobby changes (``requests_fragment``).
-Everything here is synchronous and reads the database; the consumer calls it through
-``database_sync_to_async`` inside ``translation.override`` for the viewer's language.
+A request is a waiting match; when its last seat is taken the game starts
+(games.play.service.start deals the first round in the same transaction).  A person
+sits at one table at a time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import timedelta
+import random
+import secrets
 
-from django.db.models import Prefetch
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import timezone
+from django.db import transaction
+from django.utils.translation import gettext as _
 
-from games.play import service as services
-from games.models import Match, MatchStatus, Seat
+from games import rules
+from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
+                          MatchStatus, Seat)
+from games.play import notify
+from games.play.service import RUNNING, PlayError, start
 
-# A lobby longer than this is not read by anyone; the count says how many more wait.
-MAX_LISTED = 50
-# A table that filled this recently takes its players in from the lobby by itself: it
-# covers a lobby page whose WebSocket was still connecting when the start was announced.
-# Later, the lobby only links to the game (a player may look at the lobby meanwhile).
-JUST_STARTED = timedelta(seconds=10)
+BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
 
 
-@dataclass
-class TableRow:
-    """One table as the lobby shows it: who sits where, and the viewer's relation to it."""
-
-    match: Match
-    names: list[str | None]  # by seat number; None is a free seat
-    mine: bool
-
-    @property
-    def taken(self) -> int:
-        return sum(name is not None for name in self.names)
-
-    @property
-    def free(self) -> int:
-        return len(self.names) - self.taken
+def current_match(user) -> Match | None:
+    """The waiting or running table this person sits at, if any (one at a time)."""
+    return (Match.objects.filter(seats__user=user, status__in=RUNNING)
+            .order_by("-created_at").first())
 
 
-def seats_prefetch() -> Prefetch:
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+def _lock_person(user) -> None:
+    """Serialize one person's lobby actions, so two tabs cannot seat them twice."""
+    from accounts.models import Player
+    Player.objects.select_for_update().filter(user=user).first()
 
 
-def table_row(match: Match, user) -> TableRow:
-    names: list[str | None] = [None] * match.seats_count
-    mine = False
-    for seat in match.seats.all():
-        names[seat.number] = seat.bot_name if seat.is_bot else seat.user.username
-        mine = mine or (user.is_authenticated and seat.user_id == user.pk)
-    return TableRow(match=match, names=names, mine=mine)
+def _check_free(user) -> None:
+    if current_match(user) is not None:
+        raise PlayError(_("You already sit at a table: finish or leave it first."), "busy")
 
 
-def open_requests():
-    """Waiting, public requests, the longest-waiting first so that they fill first."""
-    return (Match.objects.filter(status=MatchStatus.WAITING, private=False)
-            .select_related("created_by").prefetch_related(seats_prefetch())
-            .order_by("created_at", "pk"))
+def _check_options(players, fish, turn_seconds) -> None:
+    if players not in range(MIN_SEATS, MAX_SEATS + 1):
+        raise PlayError(_("A table has 2, 3 or 4 players."), "invalid")
+    if fish not in (rules.FISH_ALL, rules.FISH_ONE):
+        raise PlayError(_("Choose fish for all or fish for one."), "invalid")
+    if turn_seconds not in range(MIN_TURN_SECONDS, MAX_TURN_SECONDS + 1):
+        raise PlayError(_("The turn time is 10 to 120 seconds."), "invalid")
 
 
-def invite_path(match: Match) -> str:
-    return reverse("games:invite", args=[match.invite_token])
+@transaction.atomic
+def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
+                   rated: bool = True, private: bool = False) -> Match:
+    """Open a game request with its creator in seat 0."""
+    _check_options(players, fish, turn_seconds)
+    _lock_person(user)
+    _check_free(user)
+    match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
+                                 rated=rated, private=private, created_by=user)
+    Seat.objects.create(match=match, number=0, user=user)
+    if not private:
+        notify.lobby_changed()
+    return match
 
 
-def lobby_context(user, started_since=None) -> dict:
-    """What _requests.html needs.  The viewer's table that started in the last moments
-    (``JUST_STARTED``), or at or after ``started_since``, takes the page to it."""
-    requests = open_requests()
-    rows = [table_row(match, user) for match in requests[:MAX_LISTED]]
-    more = max(0, requests.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
-    current = None
-    just_started = False
-    if user.is_authenticated:
-        match = services.current_match(user)
-        if match is not None:
-            match = (Match.objects.select_related("created_by")
-                     .prefetch_related(seats_prefetch()).get(pk=match.pk))
-            current = table_row(match, user)
-            started = match.started_at if match.status == MatchStatus.PLAYING else None
-            just_started = started is not None and (
-                timezone.now() - started < JUST_STARTED
-                or (started_since is not None and started >= started_since))
-    return {"requests": rows, "more": more, "current": current, "just_started": just_started,
-            "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
+@transaction.atomic
+def join_request(user, match_id: int, invite_token: str | None = None) -> Match:
+    """Take the next free seat of a waiting request; the game starts when the table is full."""
+    # The match first, then the person: two joins of one request queue here, and a
+    # request is not yet a running game (its one path starts at the first deal).
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    _lock_person(user)
+    if match is None or match.status != MatchStatus.WAITING:
+        raise PlayError(_("This request is no longer open."), "gone")
+    if match.private and not (invite_token and secrets.compare_digest(invite_token,
+                                                                       match.invite_token)):
+        raise PlayError(_("This table is private: you need its invitation link."), "private")
+    _check_free(user)
+    taken = set(match.seats.values_list("number", flat=True))
+    number = min(set(range(match.seats_count)) - taken)
+    Seat.objects.create(match=match, number=number, user=user)
+    if len(taken) + 1 == match.seats_count:
+        _start(match)
+    if not match.private:
+        notify.lobby_changed()
+    return match
 
 
-def requests_fragment(user, started_since=None) -> str:
-    """The list as an out-of-band swap: ``<div id="lobby-requests" hx-swap-oob="true">``
-    (``started_since``: see ``lobby_context``).
+@transaction.atomic
+def leave_request(user, match_id: int) -> None:
+    """Get up from a request that has not started; an empty request disappears."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.WAITING:
+        raise PlayError(_("This request is no longer open."), "gone")
+    deleted, _rows = Seat.objects.filter(match=match, user=user).delete()
+    if not deleted:
+        raise PlayError(_("You do not sit at this table."), "not-seated")
+    if not match.seats.exists():
+        match.delete()
+    if not match.private:
+        notify.lobby_changed()
 
-    Rendered without a request, so its forms carry no CSRF field: they post through htmx
-    (hx-post), which sends the token from the page's ``hx-headers``.
-    """
-    return render_to_string("games/_requests.html",
-                            {**lobby_context(user, started_since), "oob": True})
+
+@transaction.atomic
+def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30) -> Match:
+    """A table of ``players`` seats, the person in seat 0 and bots in the rest; never rated."""
+    _check_options(players, fish, turn_seconds)
+    _lock_person(user)
+    _check_free(user)
+    # Not private: anyone may watch it (it starts at once, so it never shows as a request).
+    match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
+                                 rated=False, private=False, created_by=user)
+    Seat.objects.create(match=match, number=0, user=user)
+    for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
+        Seat.objects.create(match=match, number=number, bot_name=name)
+    _start(match)
+    return match
+
+
+def _start(match: Match) -> None:
+    """The table is full: the first deal, and its people's lobby pages to the room."""
+    start(match)
+    match.refresh_from_db()
+    notify.go_to_match(match.seats.exclude(user=None).values_list("user_id", flat=True),
+                       match.pk)

@@ -22,8 +22,8 @@ from django.views.decorators.http import (
 )
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.lobby import service as lobby_list
-from games.play import service as services
+from games.lobby import listing as lobby_list
+from games.lobby import service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
 from games.play.service import PlayError
@@ -88,7 +88,7 @@ def create_request(request):
     if not form.is_valid():
         return _lobby_page(request, create_form=form)
     try:
-        match = services.create_request(request.user, **form.cleaned_data)
+        match = requests.create_request(request.user, **form.cleaned_data)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())
@@ -108,7 +108,7 @@ def play_with_bots(request):
     if not form.is_valid():
         return _lobby_page(request, bots_form=form)
     try:
-        match = services.play_with_bots(request.user, **form.cleaned_data)
+        match = requests.play_with_bots(request.user, **form.cleaned_data)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())
@@ -117,7 +117,7 @@ def play_with_bots(request):
 
 def _join(request, match_id, token=None):
     try:
-        match = services.join_request(request.user, match_id, invite_token=token)
+        match = requests.join_request(request.user, match_id, invite_token=token)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())
@@ -138,7 +138,7 @@ def join_request(request, match_id):
 @player_required
 def leave_request(request, match_id):
     try:
-        services.leave_request(request.user, match_id)
+        requests.leave_request(request.user, match_id)
     except PlayError as error:
         messages.error(request, error.message)
     else:

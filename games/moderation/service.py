@@ -1,20 +1,21 @@
 """What moderators do to games and people, each with a reason, in the moderation log.
 
 Every function here runs in one transaction with the change it logs (accounts'
-ModeratorAction: who, when, what, why), takes its locks in the order games.play.service does
-(match, then players), and tells connected clients after commit.  The staff pages in
+ModeratorAction: who, when, what, why) and tells connected clients after commit.  A
+change of a game goes the one way all of them go (games.play.service); an annulment
+locks the match, then its players, as ratings.services does.  The staff pages in
 games/moderation/views.py and nothing else call these.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ModeratorAction, Player, User
+from games.lobby import service as lobby
 from games.play import notify, service as services
-from games.models import Match, MatchStatus, Move, MoveKind
+from games.models import Match, MatchStatus
 from ratings import services as ratings
 
 REASON_MIN, REASON_MAX = 3, 500
@@ -56,23 +57,19 @@ def _locked(match_id: int) -> Match:
 def abort_game(match_id: int, moderator, reason: str) -> Match:
     """Stop a waiting or running game for good: no result, no ratings.
 
-    The move log gets an "abort" move (so the log still explains the snapshot: the game
-    stopped here), the match becomes "aborted", its clock stops, and the room and the
-    lobby hear of it after commit.
+    The change goes the one way every change of a game goes (games.play.service.abort):
+    the log gets an "abort" move, the match becomes "aborted" and its clock stops; the
+    moderation log's entry is written in the same transaction.
     """
     reason = _check(moderator, reason)
-    match = _locked(match_id)
-    if match.status not in services.RUNNING:
+    try:
+        version = services.abort(match_id)
+    except services.PlayError as refusal:
+        raise ModerationError(refusal.message) from None
+    if version is None:
         raise ModerationError(_("Only a waiting or running game can be aborted."))
-    match.version += 1
-    Move.objects.create(match=match, number=match.version, seat=None, kind=MoveKind.ABORT,
-                        payload={})
-    match.status = MatchStatus.ABORTED
-    match.ended_at = timezone.now()
-    match.deadline = None
-    match.save(update_fields=["version", "status", "ended_at", "deadline"])
+    match = Match.objects.get(pk=match_id)
     _log(moderator, ModeratorAction.Kind.ABORT, reason, match=match)
-    notify.match_changed(match.pk, match.version, [{"type": "aborted"}])
     notify.lobby_changed()
     return match
 
@@ -126,7 +123,7 @@ def deactivate_player(person: User, moderator, reason: str) -> None:
             if match.status == MatchStatus.PLAYING:
                 services.leave_game(match.pk, person)
             else:
-                services.leave_request(person, match.pk)
+                lobby.leave_request(person, match.pk)
         except services.PlayError:
             pass  # it ended meanwhile: nothing left to leave
     User.objects.filter(pk=person.pk).update(is_active=False)

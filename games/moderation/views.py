@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import ModeratorAction, User
 from games.moderation import service as moderation
 from games.play import service as services
+from games.lobby import service as requests
 from games.models import Match, Seat
 from ratings.ladder import find_login, logins_starting
 
@@ -130,7 +131,7 @@ def player(request, login):
         return redirect("moderation:player", person.username)
     return render(request, "games/moderation/player.html", {
         "person": person, "player": person.player, "reason_form": ReasonForm(),
-        "current": services.current_match(person),
+        "current": requests.current_match(person),
         "actions": person.moderated.select_related("moderator"),
         "may_act": person.pk != request.user.pk
         and (request.user.is_superuser or not (person.is_staff or person.is_superuser)),

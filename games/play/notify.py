@@ -33,10 +33,6 @@ _outbox = threading.local()
 class Notice(NamedTuple):
     group: str
     message: dict
-    # For a match's change, the match, its rules state and the round scores written, as
-    # committed: the process that made the change shows it from these without reading
-    # them back (games/room/cache.py).  Never sent anywhere.
-    committed: tuple | None = None
 
 
 @contextmanager
@@ -97,17 +93,15 @@ def _send(notice: Notice) -> None:
     async_to_sync(_group_send)(notice)  # a lost notice never fails the move itself
 
 
-def after_commit(group: str, message: dict, committed: tuple | None = None) -> None:
+def after_commit(group: str, message: dict) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: _send(Notice(group, message, committed)))
+    transaction.on_commit(lambda: _send(Notice(group, message)))
 
 
-def match_changed(match_id: int, version: int, events: list[dict], committed=None) -> None:
-    """Tell the match's group it is at ``version``; ``committed``, (match, state, round
-    scores written) as saved, stays in this process."""
+def match_changed(match_id: int, version: int, events: list[dict]) -> None:
+    """Tell the match's group it is at ``version``, and what happened (never a hand)."""
     after_commit(match_group(match_id), {"type": "match.changed", "match": match_id,
-                                         "version": version, "events": public_events(events)},
-                 committed)
+                                         "version": version, "events": public_events(events)})
 
 
 def public_events(events: list[dict]) -> list[dict]:

@@ -1,13 +1,9 @@
 """One subscription per server process to the groups of the matches it has rooms open for.
 
-A match's notice (games/play/notify.py) used to reach each of its room consumers as a
-channel-layer message of its own: four messages for a four-player table (four Redis
-messages to one process when scaled out), each waking its consumer through channels'
-dispatch machinery, every consumer also holding a layer channel and a task waiting on it
-for as long as its socket was open.  Now the process's hub is the only member of a
-match's group here: it receives one message per change, and hands it to the match's
-consumers in this process, which share one snapshot and each send their own seat's frame
-(docs/performance.md, third round, point 20).
+The process's hub is the only member of a match's group here (games/play/notify.py): it
+receives one message per change, however many seats and spectators of the match this
+process serves, and hands it to them; they share one load of the new version
+(games/room/cache.py) and each send their own seat's frame.
 
 A consumer joins after its socket is accepted (a frame may only be sent after that) and
 before it loads its first view, so no change committed after that load goes unheard.
@@ -96,18 +92,18 @@ class RoomHub:
             if match_id not in self.rooms:  # nobody came back meanwhile
                 await self.layer.group_discard(notify.match_group(match_id), self.channel)
 
-    def show_here(self, notices) -> None:
-        """Show the changes this process has just committed to its own rooms at once,
-        rather than when their notices come back from the channel layer: the other
-        players at a table whose seats are all in this process (as the proxy places
-        them, docs/operations.md) see a move without a round trip through Redis, and
-        still see it while Redis is away.  The notices are sent all the same, for the
-        other processes; when one comes back here, its rooms are at its version already
-        and are passed by."""
+    def show_here(self, notices, first=None) -> None:
+        """Show the changes this process has just committed to its own rooms at once
+        (``first``, the mover's, before the others), rather than when their notices come
+        back from the channel layer: the other players at a table whose seats are all in
+        this process (as the proxy places them, docs/operations.md) see a move without a
+        round trip through Redis, and still see it while Redis is away.  The notices are
+        sent all the same, for the other processes; when one comes back here, its rooms
+        are at its version already and are passed by."""
         for notice in notices:
             message = notice.message
             if message.get("type") == "match.changed" and self._behind(message):
-                asyncio.ensure_future(self._deliver(message))
+                asyncio.ensure_future(self._deliver(message, first))
 
     def __len__(self) -> int:
         """The number of consumers here."""
@@ -133,9 +129,10 @@ class RoomHub:
         return isinstance(version, int) and any(
             version > c.sent_version for c in self.rooms.get(message.get("match"), ()))
 
-    async def _deliver(self, message: dict) -> None:
+    async def _deliver(self, message: dict, first=None) -> None:
         match_id, version = message["match"], message["version"]
-        waiting = [c for c in self.rooms.get(match_id, ()) if version > c.sent_version]
+        waiting = sorted((c for c in self.rooms.get(match_id, ()) if version > c.sent_version),
+                         key=lambda consumer: consumer is not first)
         if not waiting:
             return
         try:

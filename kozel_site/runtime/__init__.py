@@ -1,2 +1,2 @@
-"""Every patch of a third-party library, and the hook on SQLite connections: sendnow
-(Twisted), socketcycles (daphne), layers (channels' layers), sqlite (a Unicode lower())."""
+"""Every patch of a third-party library, and the hook on SQLite connections: layers
+(channels' layers), sqlite (a Unicode lower())."""

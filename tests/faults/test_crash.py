@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from games.play import service as services
+from games.lobby import service as requests
 from games.models import Match, MatchStatus, MoveKind
 from games.records.log import state_after
 
@@ -23,9 +23,9 @@ def seat_tables(make_user, sizes):
     tables = []
     for number, size in enumerate(sizes):
         users = [make_user(f"crash{number}p{n}") for n in range(size)]
-        match = services.create_request(users[0], players=size, turn_seconds=60, rated=True)
+        match = requests.create_request(users[0], players=size, turn_seconds=60, rated=True)
         for user in users[1:]:
-            services.join_request(user, match.pk)
+            requests.join_request(user, match.pk)
         seats = dict(match.seats.values_list("user_id", "number"))
         tables.append((match, sorted(users, key=lambda u: seats[u.pk])))
     return tables

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import rules
-from games.play import service as services
+from games.lobby import service as requests
 from games.models import Match
 from games.records.log import state_after
 from games.rules.errors import InvalidRecord
@@ -99,8 +99,8 @@ messages = (moves.map(json.dumps) | json_values.map(json.dumps)
 def table(transactional_db, make_user, settings):
     settings.KOZEL_WS_FLOOD = (10 ** 6, 10 ** 6)  # hypothesis sends far faster than people
     users = [make_user(f"fuzz{n}") for n in range(2)]
-    match = services.create_request(users[0], players=2, turn_seconds=120)
-    services.join_request(users[1], match.pk)
+    match = requests.create_request(users[0], players=2, turn_seconds=120)
+    requests.join_request(users[1], match.pk)
     match.refresh_from_db()
     return match, users
 

@@ -14,8 +14,9 @@ from channels.layers import get_channel_layer
 from django.utils.module_loading import import_string
 from websockets.asyncio.client import connect
 
-from games.lobby import service as lobby
-from games.play import notify, service as services
+from games.lobby import listing
+from games.play import notify
+from games.lobby import service as requests
 from kozel_site import env
 
 from .players import session_cookie
@@ -60,7 +61,7 @@ def test_a_lobby_page_is_taken_to_a_table_that_filled_while_redis_was_away(
     (server,), _clock = scaled_out(redis_url=f"redis://127.0.0.1:{own_redis.port}/0",
                                    servers=1)
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2)
+    match = requests.create_request(masha, players=2)
     cookie = session_cookie(masha)
     redirect = f'data-redirect="/games/{match.pk}/"'
 
@@ -71,8 +72,8 @@ def test_a_lobby_page_is_taken_to_a_table_that_filled_while_redis_was_away(
             first = await asyncio.wait_for(page.recv(), 10)
             assert 'id="lobby-requests"' in first and "data-redirect" not in first
             own_redis.kill()
-            await asyncio.to_thread(services.join_request, alex, match.pk)
-            await asyncio.sleep(lobby.JUST_STARTED.total_seconds() + 1)
+            await asyncio.to_thread(requests.join_request, alex, match.pk)
+            await asyncio.sleep(listing.JUST_STARTED.total_seconds() + 1)
             own_redis.start()
             await asyncio.to_thread(own_redis.ready)
             frames = []

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from games.play import service as services
+from games.lobby import service as requests
 from games.models import MatchStatus
 
 from .players import Player, Table, session_cookie, until_acknowledged
@@ -25,7 +25,7 @@ def test_players_on_different_server_processes_play_a_game_to_its_end(scaled_out
     (first, second), clock = scaled_out()
     ((match, users),) = seat_tables(make_user, [4])
     me = make_user("with-bots")
-    bots_match = services.play_with_bots(me, 4)  # bots are moved by the clock process
+    bots_match = requests.play_with_bots(me, 4)  # bots are moved by the clock process
     servers = [first, second]
     cookies = {u.pk: session_cookie(u) for u in users + [me]}
 

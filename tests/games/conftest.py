@@ -4,7 +4,7 @@ import pytest
 
 from games import rules
 from games.models import MatchStatus, Move
-from games.play import service as services
+from games.lobby import service as requests
 from games.records import log as records
 from tests.waiting import wait_for, wait_until  # noqa: F401  (the games tests wait with these)
 
@@ -36,9 +36,9 @@ def human_move(match, seat, player=None):
 def a_game(make_user, players):
     """A started game of ``players`` new accounts, and its players by seat."""
     people = [make_user(f"player{n}") for n in range(players)]
-    match = services.create_request(people[0], players=players, turn_seconds=30)
+    match = requests.create_request(people[0], players=players, turn_seconds=30)
     for person in people[1:]:
-        services.join_request(person, match.pk)
+        requests.join_request(person, match.pk)
     match.refresh_from_db()
     return match, dict(enumerate(people))
 

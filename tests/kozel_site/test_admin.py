@@ -145,14 +145,14 @@ def seated_staff(request, make_user):
     """A staff member (a superuser or a moderator) sitting at a two-seat game that has
     just been dealt, against olya: who could read olya's 7 tiles and the bazaar?"""
     from accounts.models import User
-    from games.play import service as services
+    from games.lobby import service as requests
 
     staff = make_user("boss", is_staff=True, is_superuser=request.param == "superuser")
     if request.param == "moderator":
         staff.groups.add(Group.objects.get(name=GROUP_NAME))
     staff = User.objects.get(pk=staff.pk)  # its permissions read anew
-    match = services.create_request(staff, players=2)
-    services.join_request(make_user("olya"), match.pk)
+    match = requests.create_request(staff, players=2)
+    requests.join_request(make_user("olya"), match.pk)
     match.refresh_from_db()
     assert match.status == "playing"
     return staff, match

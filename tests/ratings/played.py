@@ -1,9 +1,7 @@
 """Play a game record (RECORD.md) through games.play.service, as people at a real table would.
 
-The one thing a test cannot do through the services' public functions is choose the
-deal (a real game deals from ``secrets.SystemRandom``), so each round of the record is
-dealt the way ``services._deal`` deals — the same locked transaction, move log and
-``_advance`` — with the record's deal in place of a random one.  Every action then goes
+Each round of the record is dealt from its own deal (``services.deal_round``), where the
+clock would deal a random one when the pause ends.  Every action then goes
 through ``services.act`` exactly as a browser's would; the knocks of the record are the
 ones the services make by themselves (a knock is only ever forced), so they are checked,
 not sent.
@@ -14,7 +12,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import rules
@@ -41,14 +38,10 @@ def seat_table(users, record: rules.Record, rated: bool = True) -> Match:
 
 
 def deal(match: Match, the_deal: rules.Deal) -> None:
-    with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
-        state = (rules.GameState.from_json(locked.state) if locked.state
-                 else rules.new_game(locked.seats_count, locked.fish))
-        assert state.phase == rules.DEAL, "a round is dealt only when the last one is over"
-        state, events = rules.start_round(state, the_deal)
-        services._log(locked, MoveKind.DEAL, None, the_deal.to_json())
-        services._advance(locked, state, events)
+    match.refresh_from_db()
+    assert match.state is None or match.state["phase"] == rules.DEAL, \
+        "a round is dealt only when the last one is over"
+    services.deal_round(match.pk, the_deal)
     match.refresh_from_db()
 
 

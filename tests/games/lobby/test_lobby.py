@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from games.play import service as services
-from games.lobby.service import requests_fragment
+from games.lobby import service as requests
+from games.lobby.listing import requests_fragment
 from games.models import Match, MatchStatus, Seat
 
 pytestmark = pytest.mark.django_db
@@ -63,9 +63,9 @@ def form_data(**fields):
 
 def test_the_list_shows_open_requests_with_their_terms(client, make_user):
     masha, alex, olya = make_user("masha"), make_user("alex"), make_user("olya")
-    four = services.create_request(masha, players=4, fish="one", turn_seconds=45, rated=False)
-    services.join_request(alex, four.pk)
-    two = services.create_request(olya, players=2)
+    four = requests.create_request(masha, players=4, fish="one", turn_seconds=45, rated=False)
+    requests.join_request(alex, four.pk)
+    two = requests.create_request(olya, players=2)
     client.force_login(make_user("serg"))
     page = page_of(client)
     rows = request_rows(page)
@@ -82,10 +82,10 @@ def test_the_list_shows_open_requests_with_their_terms(client, make_user):
 
 def test_the_list_hides_private_started_and_finished_tables(client, make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    private = services.create_request(masha, players=2, private=True)
-    started = services.create_request(alex, players=2)
-    services.join_request(make_user("olya"), started.pk)
-    services.play_with_bots(make_user("serg"), 4)
+    private = requests.create_request(masha, players=2, private=True)
+    started = requests.create_request(alex, players=2)
+    requests.join_request(make_user("olya"), started.pk)
+    requests.play_with_bots(make_user("serg"), 4)
     Match.objects.create(seats_count=2, status=MatchStatus.FINISHED)
     page = page_of(client)
     assert request_rows(page) == {}
@@ -95,7 +95,7 @@ def test_the_list_hides_private_started_and_finished_tables(client, make_user):
 
 def test_the_viewers_own_request_has_a_leave_button_instead_of_join(client, make_user):
     masha = make_user("masha")
-    mine = services.create_request(masha, players=3)
+    mine = requests.create_request(masha, players=3)
     client.force_login(masha)
     page = page_of(client)
     row = request_rows(page)[mine.pk]
@@ -105,7 +105,7 @@ def test_the_viewers_own_request_has_a_leave_button_instead_of_join(client, make
 
 
 def test_anonymous_visitors_see_the_list_and_a_log_in_link_but_no_forms(client, make_user):
-    match = services.create_request(make_user("masha"), players=2)
+    match = requests.create_request(make_user("masha"), players=2)
     page = page_of(client)
     row = request_rows(page)[match.pk]
     assert 'href="/accounts/login/?next=/"' in row and 'data-action="join"' not in row
@@ -124,14 +124,14 @@ def test_the_page_holds_the_websocket_and_the_redirect_hook(logged_in_client):
 
 def test_a_playing_viewer_gets_a_link_back_to_the_room(client, make_user):
     masha = make_user("masha")
-    match = services.play_with_bots(masha, 2)
+    match = requests.play_with_bots(masha, 2)
     client.force_login(masha)
     page = page_of(client)
     assert f'href="{room_url(match)}"' in page and 'data-status="playing"' in page
 
 
 def test_the_lobby_speaks_english_on_request(client, make_user):
-    services.create_request(make_user("masha"), players=2, fish="one")
+    requests.create_request(make_user("masha"), players=2, fish="one")
     client.force_login(make_user("alex"))
     page = page_of(client, HTTP_ACCEPT_LANGUAGE="en")
     assert "Open requests" in page and "fish for one" in page and "Join" in page
@@ -220,7 +220,7 @@ def test_the_lobby_posts_need_the_csrf_token(make_user):
 
 def test_joining_the_last_seat_starts_the_game_and_takes_the_joiner_to_the_room(client, make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2)
+    match = requests.create_request(masha, players=2)
     client.force_login(alex)
     response = client.post(join_url(match))
     assert response.status_code == 302 and response.url == room_url(match)
@@ -231,7 +231,7 @@ def test_joining_the_last_seat_starts_the_game_and_takes_the_joiner_to_the_room(
 
 
 def test_joining_a_table_that_is_not_full_waits_in_the_lobby(client, make_user):
-    match = services.create_request(make_user("masha"), players=3)
+    match = requests.create_request(make_user("masha"), players=3)
     alex = make_user("alex")
     client.force_login(alex)
     response = client.post(join_url(match), follow=True)
@@ -244,15 +244,15 @@ def test_joining_a_table_that_is_not_full_waits_in_the_lobby(client, make_user):
 
 
 def test_an_htmx_join_is_answered_with_a_client_redirect(client, make_user):
-    match = services.create_request(make_user("masha"), players=2)
+    match = requests.create_request(make_user("masha"), players=2)
     client.force_login(make_user("alex"))
     response = client.post(join_url(match), HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["HX-Redirect"] == room_url(match)
 
 
 def test_joining_a_gone_request_says_so(client, make_user):
-    match = services.create_request(make_user("masha"), players=2)
-    services.join_request(make_user("alex"), match.pk)
+    match = requests.create_request(make_user("masha"), players=2)
+    requests.join_request(make_user("alex"), match.pk)
     client.force_login(make_user("olya"))
     response = client.post(join_url(match), follow=True)
     assert response.redirect_chain == [(LOBBY, 302)]
@@ -262,7 +262,7 @@ def test_joining_a_gone_request_says_so(client, make_user):
 
 def test_one_table_at_a_time(client, make_user):
     masha = make_user("masha")
-    other = services.create_request(make_user("alex"), players=2)
+    other = requests.create_request(make_user("alex"), players=2)
     client.force_login(masha)
     client.post(CREATE, form_data(players="4"))
     mine = Match.objects.get(created_by=masha)
@@ -279,15 +279,15 @@ def test_one_table_at_a_time(client, make_user):
 
 def test_leaving_a_request(client, make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=3)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=3)
+    requests.join_request(alex, match.pk)
     client.force_login(masha)
     response = client.post(leave_url(match), follow=True)
     assert response.redirect_chain == [(LOBBY, 302)]
     assert any("Вы вышли из заявки" in m for m in messages_of(response))
     assert list(match.seats.values_list("user", flat=True)) == [alex.pk]
     # The creator may come back, or go elsewhere: they sit nowhere now.
-    assert services.current_match(masha) is None
+    assert requests.current_match(masha) is None
 
     client.force_login(alex)
     client.post(leave_url(match))
@@ -295,7 +295,7 @@ def test_leaving_a_request(client, make_user):
 
 
 def test_leaving_a_request_one_does_not_sit_at_is_refused(client, make_user):
-    match = services.create_request(make_user("masha"), players=2)
+    match = requests.create_request(make_user("masha"), players=2)
     client.force_login(make_user("alex"))
     response = client.post(leave_url(match), follow=True)
     assert "Вы не сидите за этим столом." in messages_of(response)
@@ -303,13 +303,13 @@ def test_leaving_a_request_one_does_not_sit_at_is_refused(client, make_user):
 
 
 def test_the_lobby_posts_refuse_get(logged_in_client, make_user):
-    match = services.create_request(make_user("alex"), players=2)
+    match = requests.create_request(make_user("alex"), players=2)
     for url in (CREATE, BOTS, join_url(match), leave_url(match)):
         assert logged_in_client.get(url).status_code == 405
 
 
 def test_anonymous_visitors_cannot_join_or_leave(client, make_user):
-    match = services.create_request(make_user("masha"), players=2)
+    match = requests.create_request(make_user("masha"), players=2)
     for url in (join_url(match), leave_url(match), BOTS):
         response = client.post(url)
         assert response.status_code == 302 and response.url.startswith("/accounts/login/")
@@ -318,7 +318,7 @@ def test_anonymous_visitors_cannot_join_or_leave(client, make_user):
 
 def test_an_htmx_post_from_a_visitor_is_sent_to_log_in(client, make_user):
     # A lobby page left open after its session ended still has the pushed join buttons.
-    match = services.create_request(make_user("masha"), players=2)
+    match = requests.create_request(make_user("masha"), players=2)
     response = client.post(join_url(match), HTTP_HX_REQUEST="true")
     assert response["HX-Redirect"] == "/accounts/login/?next=%2F"
     assert match.seats.count() == 1
@@ -328,7 +328,7 @@ def test_an_htmx_post_from_a_visitor_is_sent_to_log_in(client, make_user):
 
 def test_the_invitation_link_joins_a_private_table(client, make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2, private=True)
+    match = requests.create_request(masha, players=2, private=True)
     client.force_login(alex)
     page = page_of(client, invite_url(match))
     assert "masha" in page and 'data-action="join"' in page and "csrfmiddlewaretoken" in page
@@ -339,7 +339,7 @@ def test_the_invitation_link_joins_a_private_table(client, make_user):
 
 
 def test_a_private_table_cannot_be_joined_without_its_link(client, make_user):
-    match = services.create_request(make_user("masha"), players=2, private=True)
+    match = requests.create_request(make_user("masha"), players=2, private=True)
     client.force_login(make_user("alex"))
     response = client.post(join_url(match), follow=True)
     assert any("нужна ссылка-приглашение" in m for m in messages_of(response))
@@ -348,7 +348,7 @@ def test_a_private_table_cannot_be_joined_without_its_link(client, make_user):
 
 
 def test_the_invitation_asks_a_visitor_to_log_in_first(client, make_user):
-    match = services.create_request(make_user("masha"), players=2, private=True)
+    match = requests.create_request(make_user("masha"), players=2, private=True)
     page = page_of(client, invite_url(match))
     assert f"/accounts/login/?next={invite_url(match)}" in page
     assert 'data-action="join"' not in page
@@ -359,8 +359,8 @@ def test_the_invitation_asks_a_visitor_to_log_in_first(client, make_user):
 
 def test_the_invitation_of_a_started_table_says_it_is_closed(client, make_user):
     masha = make_user("masha")
-    match = services.create_request(masha, players=2, private=True)
-    services.join_request(make_user("alex"), match.pk, invite_token=match.invite_token)
+    match = requests.create_request(masha, players=2, private=True)
+    requests.join_request(make_user("alex"), match.pk, invite_token=match.invite_token)
     client.force_login(make_user("olya"))
     page = page_of(client, invite_url(match))
     assert "Этот стол уже закрыт." in page and 'data-action="join"' not in page
@@ -394,7 +394,7 @@ def test_play_with_bots_refuses_a_bad_size(logged_in_client):
 
 def test_the_fragment_is_an_out_of_band_swap_of_the_list(make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    theirs = services.create_request(alex, players=2)
+    theirs = requests.create_request(alex, players=2)
     html = requests_fragment(masha)
     assert re.match(r'\s*<div id="lobby-requests" class="lobby-requests" hx-swap-oob="true">', html)
     row = request_rows(html)[theirs.pk]
@@ -405,7 +405,7 @@ def test_the_fragment_is_an_out_of_band_swap_of_the_list(make_user):
 
 def test_the_fragment_shows_the_viewers_own_table(make_user):
     masha = make_user("masha")
-    mine = services.create_request(masha, players=2, private=True)
+    mine = requests.create_request(masha, players=2, private=True)
     html = requests_fragment(masha)
     assert f'data-my-table="{mine.pk}"' in html and 'data-action="leave-request"' in html
     assert f'hx-post="{leave_url(mine)}"' in html
@@ -415,8 +415,8 @@ def test_the_fragment_shows_the_viewers_own_table(make_user):
 
 def test_a_table_that_just_filled_takes_its_players_in_even_without_the_start_notice(make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
     # A lobby page whose WebSocket connects only now missed "lobby.start": its first
     # fragment carries the redirect instead (static/js/kozel.js follows [data-redirect]).
     assert f'data-redirect="{room_url(match)}"' in requests_fragment(masha)
@@ -431,8 +431,8 @@ def test_a_lobby_page_resyncing_is_taken_to_a_table_that_started_since_it_connec
     with the way to a table that filled since the page connected, however long ago: its
     "lobby.start" may have been lost with Redis."""
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
     Match.objects.filter(pk=match.pk).update(started_at=timezone.now() - timedelta(minutes=1))
     started = Match.objects.get(pk=match.pk).started_at
     assert "data-redirect" not in requests_fragment(masha)  # no longer "just" started
@@ -447,13 +447,13 @@ def test_a_lobby_page_resyncing_is_taken_to_a_table_that_started_since_it_connec
 def test_the_fragment_for_a_visitor_has_log_in_links(make_user):
     from django.contrib.auth.models import AnonymousUser
 
-    match = services.create_request(make_user("masha"), players=2)
+    match = requests.create_request(make_user("masha"), players=2)
     html = requests_fragment(AnonymousUser())
     assert 'data-action="join"' not in html and "/accounts/login/?next=/" in request_rows(html)[match.pk]
 
 
 def test_the_fragment_speaks_the_language_it_is_rendered_in(make_user):
-    services.create_request(make_user("masha"), players=2)
+    requests.create_request(make_user("masha"), players=2)
     with translation.override("en"):
         english = requests_fragment(make_user("alex"))
     with translation.override("ru"):

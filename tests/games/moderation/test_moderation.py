@@ -14,6 +14,7 @@ from accounts.models import ModeratorAction, Player, User
 from accounts.moderators import GROUP_NAME
 from games.moderation import service as moderation
 from games.play import notify, service as services
+from games.lobby import service as requests
 from games.models import MatchStatus, Move
 from ratings.models import RatingRecord, RatingTotal
 from tests.ratings import played
@@ -70,7 +71,7 @@ def test_only_moderators_reach_the_pages(client, make_user, people):
 
 def test_the_running_games_page_lists_games_with_watch_links(mod_client, people, make_user):
     match = running_game(people)
-    waiting = services.create_request(make_user("lonely"), players=2, private=True)
+    waiting = requests.create_request(make_user("lonely"), players=2, private=True)
     page = mod_client.get("/moderation/").content.decode()
     assert f'href="/games/{match.pk}/"' in page and f'href="/games/{waiting.pk}/"' in page
     assert "Masha" in page and "lonely" in page
@@ -139,7 +140,7 @@ def test_only_running_games_are_aborted_and_only_ended_rated_ones_annulled(moder
     match = finished_game(people)
     with pytest.raises(moderation.ModerationError):
         moderation.abort_game(match.pk, moderator, "too late")
-    bots = services.play_with_bots(people[0], 2)
+    bots = requests.play_with_bots(people[0], 2)
     moderation.abort_game(bots.pk, moderator, "stuck")
     with pytest.raises(moderation.ModerationError):
         moderation.annul_game(bots.pk, moderator, "unrated and aborted")
@@ -228,8 +229,8 @@ def test_a_closed_account_is_logged_out_and_cannot_play(client, moderator, peopl
 
 
 def test_a_waiting_request_loses_a_closed_account(moderator, people):
-    request = services.create_request(people[0], players=3)
-    services.join_request(people[1], request.pk)
+    request = requests.create_request(people[0], players=3)
+    requests.join_request(people[1], request.pk)
     moderation.deactivate_player(people[1], moderator, "spam")
     assert list(request.seats.values_list("user__username", flat=True)) == ["Masha"]
 

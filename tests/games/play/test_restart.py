@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import rules
 from games.play import service as services
+from games.lobby import service as requests
 from games.models import Match, MatchStatus
 from games.records.log import state_after
 
@@ -22,8 +23,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_deadline_that_passed_while_the_server_was_down_is_enforced_after_its_restart(
         daphne_server, make_user):
     masha, alex = make_user("rs1"), make_user("rs2")
-    match = services.create_request(masha, players=2, turn_seconds=10)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2, turn_seconds=10)
+    requests.join_request(alex, match.pk)
     daphne_server.kill()
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     daphne_server.start()  # nobody connects: the server's own clock must act
@@ -36,7 +37,7 @@ def test_a_deadline_that_passed_while_the_server_was_down_is_enforced_after_its_
 
 def test_a_game_resumes_where_it_stood_after_the_server_is_killed(daphne_server, make_user):
     me = make_user("rs3")
-    match = services.play_with_bots(me, 2)
+    match = requests.play_with_bots(me, 2)
 
     def my_turn():
         match.refresh_from_db()

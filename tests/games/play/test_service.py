@@ -8,6 +8,7 @@ from django.utils import timezone, translation
 
 from games import rules
 from games.play import service as services
+from games.lobby import service as requests
 from games.models import MatchStatus, Move, RoundScore
 from games.play.service import PlayError
 from ratings.models import RatingRecord
@@ -45,9 +46,9 @@ def play_out(match, users):
 
 def test_a_full_request_starts_by_itself_and_plays_to_the_end(make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2, fish="one", turn_seconds=30, rated=True)
+    match = requests.create_request(masha, players=2, fish="one", turn_seconds=30, rated=True)
     assert match.status == MatchStatus.WAITING
-    match = services.join_request(alex, match.pk)
+    match = requests.join_request(alex, match.pk)
     match.refresh_from_db()
     assert match.status == MatchStatus.PLAYING and match.version == 1
     assert Move.objects.get(match=match, number=1).kind == "deal"
@@ -65,7 +66,7 @@ def test_a_full_request_starts_by_itself_and_plays_to_the_end(make_user):
 
 def test_a_table_of_bots_plays_to_the_end_unrated(make_user):
     me = make_user("me")
-    match = services.play_with_bots(me, 4)
+    match = requests.play_with_bots(me, 4)
     play_out(match, [me])
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and not match.rated
@@ -78,7 +79,7 @@ def first_deal(match):
 
 @pytest.mark.system_random
 def test_a_games_deal_is_drawn_from_the_system_random_generator(make_user, os_random_draws):
-    match = services.play_with_bots(make_user("me"), 4)
+    match = requests.play_with_bots(make_user("me"), 4)
     assert len(first_deal(match)["hands"]) == 4
     # Shuffling 28 tiles takes at least 27 random numbers (one per tile but the last);
     # a generator seeded once from the system would have asked it for one.
@@ -90,19 +91,19 @@ def test_two_games_deal_differently_after_the_same_seed_of_pythons_generator(mak
     # Seeding Python's shared generator the same way before each game would repeat a deal
     # drawn from it; two deals agree by chance once in 28! / (7!)^4, about 4.7e14.
     random.seed(2024)
-    one = services.play_with_bots(make_user("one"), 4)
+    one = requests.play_with_bots(make_user("one"), 4)
     random.seed(2024)
-    other = services.play_with_bots(make_user("other"), 4)
+    other = requests.play_with_bots(make_user("other"), 4)
     assert first_deal(one)["hands"] != first_deal(other)["hands"]
 
 
 def test_a_person_sits_at_one_table_at_a_time(make_user):
     masha = make_user("masha")
-    services.create_request(masha, players=3)
+    requests.create_request(masha, players=3)
     with pytest.raises(PlayError):
-        services.create_request(masha, players=2)
+        requests.create_request(masha, players=2)
     with pytest.raises(PlayError):
-        services.play_with_bots(masha, 2)
+        requests.play_with_bots(masha, 2)
 
 
 @pytest.fixture
@@ -114,8 +115,8 @@ def english():
 
 def test_a_stale_version_and_another_seat_are_refused_and_change_nothing(make_user, english):
     masha, alex, olya = make_user("masha"), make_user("alex"), make_user("olya")
-    match = services.create_request(masha, players=2)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
     state = state_of(match)
     mover = {0: masha, 1: alex}[state.turn]
     other = {0: alex, 1: masha}[state.turn]
@@ -139,8 +140,8 @@ def test_a_stale_version_and_another_seat_are_refused_and_change_nothing(make_us
 
 def test_a_passed_deadline_interrupts_the_game_with_nobody_connected(make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2, turn_seconds=10)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2, turn_seconds=10)
+    requests.join_request(alex, match.pk)
     match.refresh_from_db()
     assert not services.run_due(match.pk)  # not due yet
     assert services.due_match_ids(timezone.now() + timedelta(seconds=11)) == [match.pk]
@@ -155,8 +156,8 @@ def test_a_passed_deadline_interrupts_the_game_with_nobody_connected(make_user):
 
 def test_leaving_a_running_game_counts_as_a_timeout(make_user):
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
     services.leave_game(match.pk, alex)
     match.refresh_from_db()
     assert match.status == MatchStatus.INTERRUPTED
@@ -168,8 +169,8 @@ def test_leaving_a_running_game_counts_as_a_timeout(make_user):
 def test_drawing_does_not_restart_the_turn_clock(make_user):
     """RULES.md 5 and 9: the clock runs over the whole turn, draws included."""
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2, turn_seconds=30)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2, turn_seconds=30)
+    requests.join_request(alex, match.pk)
     users = {0: masha, 1: alex}
     for _ in range(500):  # play until somebody must draw
         state = state_of(match)
@@ -196,8 +197,8 @@ def test_drawing_does_not_restart_the_turn_clock(make_user):
 def test_a_refusal_speaks_the_players_language(make_user):
     from django.utils import translation
     masha, alex = make_user("masha"), make_user("alex")
-    match = services.create_request(masha, players=2)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
     state = state_of(match)
     waiting = {0: alex, 1: masha}[state.turn]
     with translation.override("ru"), pytest.raises(PlayError, match="Сейчас не ваш ход"):
@@ -216,9 +217,9 @@ def test_the_tests_deal_from_the_seed_they_show(make_user):
     from tests import seeding
 
     seed = int(os.environ[seeding.SEED_VARIABLE])  # this test's (tests/conftest.py)
-    match = services.create_request(make_user("masha"), players=3)
+    match = requests.create_request(make_user("masha"), players=3)
     for name in ("alex", "olya"):
-        services.join_request(make_user(name), match.pk)
+        requests.join_request(make_user(name), match.pk)
     first = Move.objects.get(match=match, number=1)
     assert first.kind == "deal"
     assert first.payload == rules.random_deal(3, seeding.deal_generator(seed, "tests")).to_json()

@@ -1,118 +1,97 @@
-"""games/play/store.py reads and writes the match row exactly as the ORM does."""
+"""games/play/store.py: a change of a game is written whole, and only on the version it
+was computed from (a compare-and-swap on Match.version)."""
 
 import pytest
-from django.db import transaction
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from games.play import service as services, store as movesql
-from games.models import Match
+from games import rules
+from games.models import Match, MatchStatus, Move, RoundScore
+from games.play import finish, store
+from ratings.models import RatingRecord
 
-from ..conftest import human_move, state_of
+from ..conftest import a_game, state_of
 
 pytestmark = pytest.mark.django_db
 
 
-def fields_of(match: Match) -> dict:
-    return {f.attname: getattr(match, f.attname) for f in Match._meta.concrete_fields}
-
-
-def assert_same_as_the_orm(match_id: int) -> None:
-    expected = fields_of(Match.objects.get(pk=match_id))
-    for read in (movesql.match_row(match_id), _locked(match_id)):
-        got = fields_of(read)
-        assert got == expected
-        assert {k: type(v) for k, v in got.items()} == {k: type(v) for k, v in expected.items()}
-        assert read._state.db == "default" and not read._state.adding
-
-
-def _locked(match_id: int) -> Match:
-    with transaction.atomic():
-        return movesql.locked_match(match_id)
-
-
-def test_the_match_row_reads_as_the_orm_reads_it_before_during_and_after_a_game(make_user):
-    people = [make_user(f"строка{n}") for n in range(2)]
-    match = services.create_request(people[0], players=2)
-    assert_same_as_the_orm(match.pk)  # waiting: no state, no deadline
-    services.join_request(people[1], match.pk)
-    match.refresh_from_db()
-    assert_same_as_the_orm(match.pk)  # playing: the state (JSON), the deadline (a time)
+def a_play(match):
+    """The change of the seat to move's first legal action, computed from ``match``."""
     state = state_of(match)
-    services.act(match.pk, people[state.turn], human_move(match, state.turn), match.version)
-    assert_same_as_the_orm(match.pk)
-    services.leave_game(match.pk, people[0])
-    assert_same_as_the_orm(match.pk)  # interrupted: the result (JSON), the end time
+    action = rules.legal_actions(state)[0]
+    after, events, knocks = rules.apply_turn(state, action)
+    moves = [(action.kind, action.seat, action.to_json())]
+    moves += [("knock", k.seat, dict(k.to_json(), auto=True)) for k in knocks]
+    return store.Change(Match.objects.get(pk=match.pk), after, moves, events), after
 
 
-def test_a_missing_match_reads_as_none():
-    assert movesql.match_row(10**9) is None
-
-
-def test_a_move_is_logged_as_the_orm_would_log_it(make_user):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from games.models import Move
-
-    people = [make_user(f"запись{n}") for n in range(2)]
-    match = services.create_request(people[0], players=2)
-    services.join_request(people[1], match.pk)
+def test_a_change_writes_its_moves_and_the_match_at_the_next_version(make_user):
+    match, _people = a_game(make_user, 2)
+    before = match.version
+    change, after = a_play(match)
+    assert store.commit(change) == before + len(change.moves)
     match.refresh_from_db()
+    assert match.version == before + len(change.moves)
+    assert match.state == after.to_json()
+    logged = list(Move.objects.filter(match=match, number__gt=before).order_by("number"))
+    assert [(m.kind, m.seat, m.payload) for m in logged] == change.moves
+
+
+def test_a_change_computed_from_an_older_version_writes_nothing(make_user):
+    match, _people = a_game(make_user, 2)
+    first, _ = a_play(match)
+    late, _ = a_play(match)  # computed from the same version as the first
+    store.commit(first)
+    match.refresh_from_db()
+    moved_to = (match.version, match.state, Move.objects.filter(match=match).count())
+    with pytest.raises(store.Stale):
+        store.commit(late)
+    match.refresh_from_db()
+    assert (match.version, match.state, Move.objects.filter(match=match).count()) == moved_to
+
+
+def test_the_compare_and_swap_is_one_update_on_the_version(make_user):
+    match, _people = a_game(make_user, 2)
+    change, _ = a_play(match)
+    with CaptureQueriesContext(connection) as queries:
+        store.commit(change)
+    updates = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("UPDATE")]
+    assert len(updates) == 1 and '"version" =' in updates[0].split("WHERE")[1]
+    assert not any("FOR UPDATE" in q["sql"] for q in queries)
+
+
+def test_a_round_that_ends_writes_its_score_rows_with_its_last_move(make_user):
+    match, _people = a_game(make_user, 2)
+    for _ in range(200):  # play first actions until a change ends the round
+        change, after = a_play(match)
+        store.commit(change)
+        if any(e["type"] == "round_ended" for e in change.events):
+            break
+    else:
+        pytest.fail("no round ended")
+    ended = next(e for e in change.events if e["type"] == "round_ended")
+    rows = RoundScore.objects.filter(match=match).order_by("seat")
+    assert [(r.round_number, r.points, r.score_after) for r in rows] == [
+        (ended["round"], ended["points"][s], ended["scores"][s]) for s in (0, 1)]
+
+
+def test_a_games_end_is_written_with_its_ratings_or_not_at_all(make_user):
+    match, _people = a_game(make_user, 2)
     state = state_of(match)
-    message = human_move(match, state.turn)
-    before = timezone.now()
-    services.act(match.pk, people[state.turn], message, match.version)
-    logged = Move.objects.get(match=match, number=match.version + 1)
-    expected = dict(message, seat=state.turn)
-    kind = "play" if "play" in message else "draw" if "draw" in message else "knock"
-    assert (logged.seat, logged.kind) == (state.turn, kind)
-    assert {k: v for k, v in logged.payload.items() if k != "kind"} == \
-        {k: v for k, v in expected.items() if k != "kind"}
-    assert before - timedelta(seconds=1) <= logged.created_at <= timezone.now()
-    assert logged.created_at.tzinfo is not None
-
-
-def test_a_failing_statement_raises_djangos_database_error(make_user):
-    from django.db import IntegrityError
-
-    from games.models import Move
-
-    people = [make_user(f"сбой{n}") for n in range(2)]
-    match = services.create_request(people[0], players=2)
-    services.join_request(people[1], match.pk)
+    over, events = rules.interrupt(state, 0, rules.TIMEOUT)
+    fields, ending = finish.ending_of(over)
+    current = Match.objects.get(pk=match.pk)
+    # Rating points for one seat of two: the ratings refuse them, and the whole change
+    # with them -- the game is not half ended.
+    broken = store.Change(current, over, [("timeout", 0, {"seat": 0, "reason": "timeout"})],
+                          events, dict(fields), finish.Ending(ending.points[:1], ()))
+    with pytest.raises(ValueError):
+        store.commit(broken)
     match.refresh_from_db()
-    taken = Move.objects.filter(match=match).first()  # the deal, number 1
-    with pytest.raises(IntegrityError):
-        with transaction.atomic():
-            movesql.insert_move(Move(match=match, number=taken.number, seat=None,
-                                     kind=taken.kind, payload={}))
-    assert Move.objects.filter(match=match).count() == match.version
-
-
-AWKWARD = ["it's", 'say "рыба"', "back\\slash", "%s %(x)s $1 ?", "--", "/* */", "ё\n\t"]
-
-
-def test_values_a_statement_text_would_have_to_escape_are_stored_exactly(make_user):
-    """PostgreSQL's writes send the values apart from the statement (server-side binding):
-    text that quoting would have had to escape is stored as it was given."""
-    from games.models import Move
-
-    people = [make_user(f"кавычки{n}") for n in range(2)]
-    match = services.create_request(people[0], players=2)
-    services.join_request(people[1], match.pk)
+    assert match.status == MatchStatus.PLAYING and not RatingRecord.objects.exists()
+    whole = store.Change(current, over, broken.moves, events, dict(fields), ending)
+    store.commit(whole)
     match.refresh_from_db()
-    version = match.version
-    moved = Match.objects.get(pk=match.pk)
-    moved.version, moved.result = version + 1, {"moved": AWKWARD}
-    assert movesql.save_moves_if_at(moved, ("version", "result"), version,
-                                    [Move(match=moved, number=version + 1, seat=1,
-                                          kind="draw", payload={"why": AWKWARD})])
-    assert Match.objects.get(pk=match.pk).result == {"moved": AWKWARD}
-    movesql.insert_move(Move(match=match, number=version + 2, seat=0, kind="play",
-                             payload={"note": AWKWARD}))
-    assert [m.payload for m in Move.objects.filter(match=match, number__gt=version)
-            .order_by("number")] == [{"why": AWKWARD}, {"note": AWKWARD}]
-    moved.result = {"saved": AWKWARD}
-    movesql.save_match(moved, ("result",))
-    stored = Match.objects.get(pk=match.pk)
-    assert (stored.version, stored.result) == (version + 1, {"saved": AWKWARD})
+    assert match.status == MatchStatus.INTERRUPTED
+    # RULES.md 9: the one who timed out gets nothing, the other max(1, ...) = 1 at 0:0.
+    assert sorted(RatingRecord.objects.values_list("points", flat=True)) == [0, 1]

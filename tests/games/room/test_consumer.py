@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import rules
 from games.play import clock, service as services
+from games.lobby import service as requests
 from games.models import Match, MatchStatus
 from games.records.log import replay_states, state_after
 from games.rules.tiles import tile
@@ -33,12 +34,12 @@ async def make_users(*names):
 
 async def start_table(users, fish="all", bots=False):
     if bots:
-        match = await database_sync_to_async(services.play_with_bots)(users[0], 4, fish)
+        match = await database_sync_to_async(requests.play_with_bots)(users[0], 4, fish)
         return match.pk
-    match = await database_sync_to_async(services.create_request)(
+    match = await database_sync_to_async(requests.create_request)(
         users[0], players=len(users), fish=fish)
     for user in users[1:]:
-        await database_sync_to_async(services.join_request)(user, match.pk)
+        await database_sync_to_async(requests.join_request)(user, match.pk)
     return match.pk
 
 
@@ -217,8 +218,8 @@ def test_two_actions_at_once_on_one_match_exactly_one_applies(make_user):
         pytest.skip("an in-memory SQLite database fails concurrent writers at once; "
                     "this race runs on PostgreSQL and on a file database")
     masha, alex = make_user("r1"), make_user("r2")
-    match = services.create_request(masha, players=2)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
     match.refresh_from_db()
     state = rules.GameState.from_json(match.state)
     user = masha if state.turn == 0 else alex
@@ -396,7 +397,7 @@ async def test_a_spectator_sees_no_hand_and_cannot_play():
 
 async def test_a_private_table_refuses_strangers():
     users = await make_users("v1", "v2", "v3")
-    match = await database_sync_to_async(services.create_request)(users[0], players=2, private=True)
+    match = await database_sync_to_async(requests.create_request)(users[0], players=2, private=True)
     ws = await logged_in(f"/ws/games/{match.pk}/", users[2])
     connected, code = await ws.connect()
     assert not connected and code == 4403

@@ -11,6 +11,7 @@ from django.utils import translation
 from games import rules
 from games.room import cache as snapshots, html as room_html
 from games.play import service as services
+from games.lobby import service as requests
 from games.room.consumer import announce
 from games.models import Match, MatchStatus
 from games.room.present import room_context
@@ -58,9 +59,9 @@ ENGLISH = ("Your turn", "Waiting for", "bazaar", "Round ", "Score table", "Draw 
 
 def frames_of_a_whole_game(make_user, language):
     people = [make_user(f"рамка{n}") for n in range(3)]
-    match = services.create_request(people[0], players=3)
+    match = requests.create_request(people[0], players=3)
     for person in people[1:]:
-        services.join_request(person, match.pk)
+        requests.join_request(person, match.pk)
     frames, previous = [], None
     for match in played_through(match, people):
         snapshot = snapshots.load(match.pk, previous)
@@ -104,8 +105,8 @@ def test_every_frame_of_a_game_is_well_formed_and_in_the_chosen_language(make_us
 
 def test_names_and_announcements_are_escaped(make_user):
     people = [make_user("masha5"), make_user("alex5")]
-    match = services.create_request(people[0], players=2)
-    services.join_request(people[1], match.pk)
+    match = requests.create_request(people[0], players=2)
+    requests.join_request(people[1], match.pk)
     match = Match.objects.get(pk=match.pk)
     with translation.override("en"):
         context = room_context(match, 0)
@@ -123,9 +124,9 @@ def test_a_frame_is_the_same_whether_or_not_other_seats_were_rendered_first(make
     # Parts and context every seat sees alike are shared within a snapshot (worked out for
     # the first seat rendered): nothing of one seat may reach another's frame that way.
     people = [make_user(f"общий{n}") for n in range(3)]
-    match = services.create_request(people[0], players=3)
+    match = requests.create_request(people[0], players=3)
     for person in people[1:]:
-        services.join_request(person, match.pk)
+        requests.join_request(person, match.pk)
     orders = [(0, 1, 2, None), (None, 2, 1, 0), (1, None, 0, 2), (2, 0, None, 1)]
     for step, match in enumerate(played_through(match, people)):
         shared = snapshots.load(match.pk)

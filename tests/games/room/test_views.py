@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from games.play import service as services
+from games.lobby import service as requests
 from games.models import MatchStatus
 
 from ..conftest import human_move, state_of
@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def table(make_user):
     masha, alex = make_user("masha2"), make_user("alex2")
-    match = services.create_request(masha, players=2)
-    services.join_request(alex, match.pk)
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
     match.refresh_from_db()
     return match, {0: masha, 1: alex}
 
@@ -58,7 +58,7 @@ def test_a_spectator_sees_no_hand(client, table, make_user):
 
 def test_a_private_table_is_not_found_by_strangers(client, make_user):
     owner = make_user("owner")
-    match = services.create_request(owner, players=2, private=True)
+    match = requests.create_request(owner, players=2, private=True)
     client.force_login(make_user("stranger"))
     assert client.get(f"/games/{match.pk}/").status_code == 404
 

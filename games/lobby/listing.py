@@ -1,0 +1,102 @@
+"""The lobby's list: the open game requests ("заявки") and the viewer's own table.
+
+One template partial, templates/games/_requests.html, renders it twice over: inside the
+lobby page on its first load (so the page works without a WebSocket), and as the
+fragment the LobbyConsumer pushes whenever the lobby changes (``requests_fragment``).
+Everything here is synchronous and reads the database; the consumer calls it through
+``database_sync_to_async`` inside ``translation.override`` for the viewer's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Prefetch
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from games.lobby.service import current_match
+from games.models import Match, MatchStatus, Seat
+
+# A lobby longer than this is not read by anyone; the count says how many more wait.
+MAX_LISTED = 50
+# A table that filled this recently takes its players in from the lobby by itself: it
+# covers a lobby page whose WebSocket was still connecting when the start was announced.
+# Later, the lobby only links to the game (a player may look at the lobby meanwhile).
+JUST_STARTED = timedelta(seconds=10)
+
+
+@dataclass
+class TableRow:
+    """One table as the lobby shows it: who sits where, and the viewer's relation to it."""
+
+    match: Match
+    names: list[str | None]  # by seat number; None is a free seat
+    mine: bool
+
+    @property
+    def taken(self) -> int:
+        return sum(name is not None for name in self.names)
+
+    @property
+    def free(self) -> int:
+        return len(self.names) - self.taken
+
+
+def seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+
+
+def table_row(match: Match, user) -> TableRow:
+    names: list[str | None] = [None] * match.seats_count
+    mine = False
+    for seat in match.seats.all():
+        names[seat.number] = seat.bot_name if seat.is_bot else seat.user.username
+        mine = mine or (user.is_authenticated and seat.user_id == user.pk)
+    return TableRow(match=match, names=names, mine=mine)
+
+
+def open_requests():
+    """Waiting, public requests, the longest-waiting first so that they fill first."""
+    return (Match.objects.filter(status=MatchStatus.WAITING, private=False)
+            .select_related("created_by").prefetch_related(seats_prefetch())
+            .order_by("created_at", "pk"))
+
+
+def invite_path(match: Match) -> str:
+    return reverse("games:invite", args=[match.invite_token])
+
+
+def lobby_context(user, started_since=None) -> dict:
+    """What _requests.html needs.  The viewer's table that started in the last moments
+    (``JUST_STARTED``), or at or after ``started_since``, takes the page to it."""
+    requests = open_requests()
+    rows = [table_row(match, user) for match in requests[:MAX_LISTED]]
+    more = max(0, requests.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
+    current = None
+    just_started = False
+    if user.is_authenticated:
+        match = current_match(user)
+        if match is not None:
+            match = (Match.objects.select_related("created_by")
+                     .prefetch_related(seats_prefetch()).get(pk=match.pk))
+            current = table_row(match, user)
+            started = match.started_at if match.status == MatchStatus.PLAYING else None
+            just_started = started is not None and (
+                timezone.now() - started < JUST_STARTED
+                or (started_since is not None and started >= started_since))
+    return {"requests": rows, "more": more, "current": current, "just_started": just_started,
+            "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
+
+
+def requests_fragment(user, started_since=None) -> str:
+    """The list as an out-of-band swap: ``<div id="lobby-requests" hx-swap-oob="true">``
+    (``started_since``: see ``lobby_context``).
+
+    Rendered without a request, so its forms carry no CSRF field: they post through htmx
+    (hx-post), which sends the token from the page's ``hx-headers``.
+    """
+    return render_to_string("games/_requests.html",
+                            {**lobby_context(user, started_since), "oob": True})

@@ -1,0 +1,46 @@
+"""The end of a game: its status and result, and the rating points of a rated game
+(RULES.md 8 and 9), written with the change that ends it (games.play.store)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from django.utils import timezone
+
+from games import rules
+from games.models import Match, MatchStatus
+from games.play import notify
+from ratings.formulas import finished_game_points, interrupted_game_points
+
+
+class Ending(NamedTuple):
+    points: list[int]      # rating points per seat
+    goats: tuple[int, ...]
+    at: datetime | None = None  # when the game ended (the rating records' time)
+
+
+def ending_of(state: rules.GameState) -> tuple[dict, Ending]:
+    """The match columns of a game whose rules state is over, and its ending."""
+    if state.phase == rules.FINISHED:
+        status, points = MatchStatus.FINISHED, finished_game_points(state.scores)
+    else:
+        status = MatchStatus.INTERRUPTED
+        points = interrupted_game_points(state.scores, state.interrupted_by)
+    now = timezone.now()
+    fields = {
+        "status": status, "ended_at": now, "deadline": None,
+        "result": {"goats": list(state.goats), "interrupted_by": state.interrupted_by,
+                   "reason": state.interrupt_reason, "scores": list(state.scores),
+                   "rating_points": points},
+    }
+    return fields, Ending(points, tuple(state.goats), now)
+
+
+def record(match: Match, ending: Ending) -> None:
+    """Inside the change's transaction: the rating records of a rated game (an unrated
+    one has none), and the lobby told after commit (the table is free again)."""
+    from ratings.services import record_game
+
+    record_game(match, ending.points, ending.goats, ended_at=ending.at)
+    notify.lobby_changed()
