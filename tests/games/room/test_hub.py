@@ -6,16 +6,13 @@ seats on two server processes, are in tests/faults/test_scale_out.py.
 
 import asyncio
 import json
-from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.utils import timezone
 
 from games.room import hub as roomhub
-from games.play import clock, notify, service as services
-from games.models import Match
+from games.play import notify, service as services
 
 from .test_consumer import make_users, start_table
 from ..wsclient import Seat
@@ -181,24 +178,4 @@ async def test_the_other_rooms_here_see_a_move_without_the_channel_layer(setting
     version = mover.version
     await mover.ws.send_to(text_data=json.dumps(mover.choices()[0]))
     await every_room_shown_the_move(seats, version)
-    await close_all(seats)
-
-
-async def test_the_clock_in_the_server_shows_its_changes_to_the_rooms_here_at_once(settings):
-    """The embedded setup's clock runs in the server process: its changes (here a
-    timeout) reach the rooms here without the channel layer too."""
-    settings.KOZEL_ROOM_CATCH_UP = 60
-    match_id, seats = await seated("k1", "k2")
-    await get_channel_layer().group_discard(notify.match_group(match_id), roomhub.hub().channel)
-    await database_sync_to_async(Match.objects.filter(pk=match_id).update)(
-        deadline=timezone.now() - timedelta(seconds=1))
-    stop = asyncio.Event()
-    ticking = asyncio.ensure_future(clock.run(interval=0.01, stop=stop))
-    try:
-        for seat in seats:
-            while seat.status != "interrupted":
-                await seat.receive(timeout=3)
-    finally:
-        stop.set()
-        await ticking
     await close_all(seats)

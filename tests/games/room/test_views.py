@@ -7,7 +7,7 @@ import pytest
 from games.lobby import service as requests
 from games.models import MatchStatus
 
-from ..conftest import human_move, state_of
+from ..conftest import state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -61,22 +61,6 @@ def test_a_private_table_is_not_found_by_strangers(client, make_user):
     match = requests.create_request(owner, players=2, private=True)
     client.force_login(make_user("stranger"))
     assert client.get(f"/games/{match.pk}/").status_code == 404
-
-
-def test_a_move_posted_as_a_form_goes_through_the_same_service(client, table):
-    match, users = table
-    seat = state_of(match).turn
-    client.force_login(users[seat])
-    move = human_move(match, seat)
-    response = client.post(f"/games/{match.pk}/act/", dict(move, version=match.version),
-                           HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and 'id="room"' in response.content.decode()
-    before = match.version
-    match.refresh_from_db()
-    assert match.version > before
-    stale = client.post(f"/games/{match.pk}/act/", dict(move, version=before),
-                        HTTP_HX_REQUEST="true")
-    assert "room-notice" in stale.content.decode()
 
 
 def test_leaving_by_form_interrupts_the_game(client, table):
