@@ -49,8 +49,9 @@ INLINE = {
     "javascript: address": re.compile(r"javascript:", re.I),
     "htmx eval": re.compile(r"hx-on|hx-vars|hx-vals=['\"]\s*js:|hx-trigger=\"[^\"]*\[", re.I),
 }
-HTML_SOURCES = sorted((ROOT / "templates").rglob("*.html")) + sorted((ROOT / "games" / "templatetags").glob("*.py")) + [
-    ROOT / "games" / "room_html.py"]
+HTML_SOURCES = (sorted((ROOT / "templates").rglob("*.html"))
+                + sorted((ROOT / "games" / "templatetags").glob("*.py"))
+                + [ROOT / "games" / "room" / "html.py"])
 
 
 def test_no_page_source_holds_what_the_policy_refuses():
