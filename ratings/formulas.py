@@ -10,7 +10,6 @@ from fractions import Fraction
 from typing import Sequence
 
 MINIMUM_POINTS = 1
-GAME_OVER_SCORE = 101
 
 
 def round_half_up(value: Fraction | int) -> int:
@@ -24,9 +23,10 @@ def _points(numerator: int) -> int:
     return max(MINIMUM_POINTS, round_half_up(Fraction(numerator, 10)))
 
 
-def finished_game_points(scores: Sequence[int]) -> list[int]:
-    """RULES.md 8: goats (101 or more) get 0; every other player max(1, (100 - score) / 10)."""
-    return [0 if score >= GAME_OVER_SCORE else _points(100 - score) for score in scores]
+def finished_game_points(scores: Sequence[int], goats: Sequence[int]) -> list[int]:
+    """RULES.md 8: the goats (the rules say who they are) get 0; every other player
+    max(1, (100 - score) / 10)."""
+    return [0 if seat in goats else _points(100 - score) for seat, score in enumerate(scores)]
 
 
 def interrupted_game_points(scores: Sequence[int], interrupted_by: int) -> list[int]:
@@ -35,3 +35,14 @@ def interrupted_game_points(scores: Sequence[int], interrupted_by: int) -> list[
     timed_out = scores[interrupted_by]
     return [0 if seat == interrupted_by else _points(timed_out - score)
             for seat, score in enumerate(scores)]
+
+
+def game_points(status: str, scores: Sequence[int], goats: Sequence[int],
+                interrupted_by: int | None) -> list[int] | None:
+    """The rating points of a game that is "finished" or "interrupted" (None for one
+    still being played), as ``manage.py replay`` prints them (RECORD.md)."""
+    if status == "finished":
+        return finished_game_points(scores, goats)
+    if status == "interrupted":
+        return interrupted_game_points(scores, interrupted_by)
+    return None

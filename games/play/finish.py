@@ -23,7 +23,7 @@ class Ending(NamedTuple):
 def ending_of(state: rules.GameState) -> tuple[dict, Ending]:
     """The match columns of a game whose rules state is over, and its ending."""
     if state.phase == rules.FINISHED:
-        status, points = MatchStatus.FINISHED, finished_game_points(state.scores)
+        status, points = MatchStatus.FINISHED, finished_game_points(state.scores, state.goats)
     else:
         status = MatchStatus.INTERRUPTED
         points = interrupted_game_points(state.scores, state.interrupted_by)

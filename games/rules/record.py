@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ratings.formulas import finished_game_points, interrupted_game_points
-
 from .actions import Action, action_from_json
 from .deal import Deal, deal_from_json
 from .engine import LEFT_GAME, TIMEOUT, apply, interrupt, new_game, start_round
@@ -173,29 +171,31 @@ def replay(record: Record) -> Replay:
 _ROUND_FIELDS = ("result", "seat", "points", "credited", "scores", "remembered", "opened", "bank")
 
 
-def summarize(played: Replay) -> dict:
-    """The JSON line ``manage.py replay`` prints for a valid record (RECORD.md)."""
+def summarize(played: Replay, rate=None) -> dict:
+    """The JSON line ``manage.py replay`` prints for a valid record (RECORD.md).
+
+    The rating points are not the rules' to say (RULES.md 8 and 9 give them, the ratings
+    compute them): ``rate(status, scores, goats, interrupted_by)`` gives them, and without
+    it they are None.
+    """
     state = played.state
     rounds = [{k: r[k] for k in _ROUND_FIELDS} for r in played.rounds]
     if len(played.rounds) < state.round:  # the last round dealt has not ended
         rounds.append({"result": "unfinished", "turn": state.turn})
-    if state.phase == FINISHED:
-        status, points = "finished", finished_game_points(state.scores)
-    elif state.phase == INTERRUPTED:
-        status = "interrupted"
-        points = interrupted_game_points(state.scores, state.interrupted_by)
-    else:
-        status, points = "playing", None
+    status = {FINISHED: "finished", INTERRUPTED: "interrupted"}.get(state.phase, "playing")
+    goats = list(state.goats) if state.phase == FINISHED else []
     return {
-        "rounds": rounds, "status": status,
-        "goats": list(state.goats) if state.phase == FINISHED else [],
-        "interrupted_by": state.interrupted_by, "rating_points": points,
+        "rounds": rounds, "status": status, "goats": goats,
+        "interrupted_by": state.interrupted_by,
+        "rating_points": rate(status, list(state.scores), goats, state.interrupted_by)
+        if rate is not None else None,
     }
 
 
-def replay_text(text: str | bytes) -> dict:
-    """Read, replay and summarize one record; ``{"error": ...}`` for an invalid one."""
+def replay_text(text: str | bytes, rate=None) -> dict:
+    """Read, replay and summarize one record (``rate`` as for ``summarize``);
+    ``{"error": ...}`` for an invalid one."""
     try:
-        return summarize(replay(loads_record(text)))
+        return summarize(replay(loads_record(text)), rate)
     except InvalidRecord as error:
         return {"error": str(error)}

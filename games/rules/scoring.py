@@ -9,6 +9,9 @@ from typing import NamedTuple, Sequence
 
 from .tiles import PIPS, tile
 
+# An open score this high ends the game, and whoever has it is a goat (RULES.md 8).
+GAME_OVER_SCORE = 101
+
 OPEN_THRESHOLD = 12          # a single credit above this opens a player (RULES.md 7.2)
 LONE_ZERO_DOUBLE_POINTS = 10  # a hand of only 0-0 counts 10 (RULES.md 7.1)
 _ZERO_DOUBLE_BIT = tile("0-0").bit
@@ -92,4 +95,4 @@ def score_round(result: str, seat: int, points: Sequence[int], tallies: Sequence
 
 def goats(scores: Sequence[int]) -> tuple[int, ...]:
     """Seats at 101 or more (RULES.md 8); the game is over when there is any."""
-    return tuple(s for s, score in enumerate(scores) if score >= 101)
+    return tuple(s for s, score in enumerate(scores) if score >= GAME_OVER_SCORE)

@@ -21,7 +21,6 @@ INTERRUPTED = "interrupted"  # a timeout or a player leaving (RULES.md 9)
 PHASES = (DEAL, PLAY, FINISHED, INTERRUPTED)
 
 FISH_ALL, FISH_ONE = "all", "one"
-GAME_OVER_SCORE = 101
 
 
 class Board(NamedTuple):

@@ -7,7 +7,8 @@ import pytest
 from games.rules import (IllegalAction, apply, interrupt, legal_actions, play, start_round,
                          summarize)
 from games.rules.record import Replay
-from ratings.formulas import finished_game_points, interrupted_game_points, round_half_up
+from ratings.formulas import (finished_game_points, game_points, interrupted_game_points,
+                              round_half_up)
 
 from .positions import deal, position
 
@@ -37,7 +38,7 @@ def test_every_player_at_101_or_more_is_a_goat():
                      opened=[False, True, True, True])
     state, _ = apply(state, play(0, "1-2", "right"))
     assert state.goats == (1, 2) and state.scores == (0, 101, 112, 53)
-    assert finished_game_points(state.scores) == [10, 0, 0, 5]
+    assert finished_game_points(state.scores, state.goats) == [10, 0, 0, 5]
 
 
 def test_remembered_points_never_end_the_game():
@@ -49,14 +50,14 @@ def test_remembered_points_never_end_the_game():
 # -- rating points --------------------------------------------------------------------
 
 def test_the_rating_example_of_a_finished_game_score_25_gives_8():
-    assert finished_game_points([25, 101]) == [8, 0]
+    assert finished_game_points([25, 101], goats=[1]) == [8, 0]
 
 
 @pytest.mark.parametrize("score, points", [
     (0, 10), (5, 10), (15, 9), (25, 8), (94, 1), (95, 1), (96, 1), (100, 1), (84, 2), (85, 2),
 ])
 def test_finished_game_points_round_half_up_and_are_never_below_1(score, points):
-    assert finished_game_points([score, 150]) == [points, 0]
+    assert finished_game_points([score, 150], goats=[1]) == [points, 0]
 
 
 def test_the_rating_example_of_a_timeout():
@@ -87,7 +88,7 @@ def test_a_timeout_or_leaving_interrupts_the_game_at_once_and_the_round_is_not_s
     assert state.scores == (30, 32, 13, 0) and state.remembered == (0, 0, 0, 9)
     assert events == [{"type": "interrupted", "seat": 1, "reason": reason,
                        "scores": [30, 32, 13, 0]}]
-    summary = summarize(Replay(state))
+    summary = summarize(Replay(state), rate=game_points)
     assert summary["status"] == "interrupted" and summary["interrupted_by"] == 1
     assert summary["rating_points"] == [1, 0, 2, 3]  # Serg: (32 - 0) / 10 = 3.2 -> 3
 

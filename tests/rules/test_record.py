@@ -7,6 +7,7 @@ import json
 import pytest
 
 from games.rules import loads_record, read_record, replay, replay_text
+from ratings.formulas import game_points
 from games.rules.simulate import play_game
 from games.rules.tiles import TILES
 
@@ -28,7 +29,7 @@ def test_a_written_record_replays_to_the_same_results(seats, fish):
                               on_step=lambda s, ev: rounds.extend(
                                   e for e in ev if e["type"] == "round_ended"))
     text = json.dumps(record.to_json())
-    summary = replay_text(text)
+    summary = replay_text(text, rate=game_points)
     assert summary["status"] == "finished"
     assert summary["goats"] == list(state.goats)
     assert [r["scores"] for r in summary["rounds"]] == [r["scores"] for r in rounds]
@@ -43,7 +44,7 @@ def test_the_summary_has_the_shape_of_record_md():
     data["rounds"] = data["rounds"][:2]
     data["rounds"][1]["moves"] = data["rounds"][1]["moves"][:3]
     data["interrupt"] = {"seat": 1, "reason": "timeout"}
-    summary = replay_text(json.dumps(data))
+    summary = replay_text(json.dumps(data), rate=game_points)
     assert set(summary) == {"rounds", "status", "goats", "interrupted_by", "rating_points"}
     assert set(summary["rounds"][0]) == ROUND_KEYS
     assert summary["rounds"][1] == {"result": "unfinished", "turn": summary["rounds"][1]["turn"]}
@@ -55,7 +56,7 @@ def test_a_game_still_being_played_has_no_rating_points():
     data, _ = record_of(3, "all", 4)
     data["rounds"] = data["rounds"][:1]
     data["rounds"][0]["moves"] = data["rounds"][0]["moves"][:2]
-    summary = replay_text(json.dumps(data))
+    summary = replay_text(json.dumps(data), rate=game_points)
     assert summary["status"] == "playing" and summary["rating_points"] is None
     assert summary["rounds"] == [{"result": "unfinished", "turn": summary["rounds"][0]["turn"]}]
 
@@ -64,7 +65,7 @@ def test_a_tile_may_be_written_high_half_first():
     data, _ = record_of(2, "all", 5)
     data["rounds"][0]["hands"][0] = ["-".join(reversed(t.split("-")))
                                      for t in data["rounds"][0]["hands"][0]]
-    assert "error" not in replay_text(json.dumps(data))
+    assert "error" not in replay_text(json.dumps(data), rate=game_points)
 
 
 def _first(data, predicate):
@@ -145,7 +146,7 @@ def mutate(name):
     ("unfinished round then another", ["round 1", "did not end"]),
 ])
 def test_an_invalid_record_is_refused_naming_round_move_and_rule(name, words):
-    result = replay_text(json.dumps(mutate(name)))
+    result = replay_text(json.dumps(mutate(name)), rate=game_points)
     assert set(result) == {"error"}
     for word in words:
         assert word in result["error"]
@@ -171,7 +172,7 @@ def test_a_record_is_refused_whichever_seat_holds_a_hand_to_redeal(hand, seats, 
 def test_a_later_round_of_a_record_is_refused_for_a_hand_to_redeal():
     data, _ = record_of(4, "all", 2)
     data["rounds"][1:] = [dict(deal_with(FIVE_DOUBLES, 3, 4).to_json(), moves=[])]
-    result = replay_text(json.dumps(data))
+    result = replay_text(json.dumps(data), rate=game_points)
     assert "round 2" in result["error"] and "seat 3 should have been redealt" in result["error"]
 
 
@@ -202,7 +203,7 @@ def replayed_chain(moves):
 
 
 def test_a_record_leaving_out_an_end_that_must_be_named_is_refused():
-    result = replay_text(a_record(2, (ENDS_DEAL, ENDS_MOVES[:4])))
+    result = replay_text(a_record(2, (ENDS_DEAL, ENDS_MOVES[:4])), rate=game_points)
     assert result == {"error": "round 1, move 4: 2-3 fits both ends: say which end to play it on "
                                "(RULES.md 5.1)"}
 
@@ -268,7 +269,7 @@ def _variants():
 
 @pytest.mark.parametrize("text", GARBAGE + _variants())
 def test_garbage_is_an_invalid_record_never_a_traceback(text):
-    result = replay_text(text)
+    result = replay_text(text, rate=game_points)
     assert set(result) == {"error"} and result["error"]
 
 
@@ -276,10 +277,10 @@ def test_garbage_is_an_invalid_record_never_a_traceback(text):
 
 def test_a_record_without_turn_seconds_replays_as_with_it():
     data, _ = record_of(3, "one", 12)
-    expected = replay_text(json.dumps(data))
+    expected = replay_text(json.dumps(data), rate=game_points)
     assert expected["status"] == "finished"
     del data["turn_seconds"]
-    assert replay_text(json.dumps(data)) == expected
+    assert replay_text(json.dumps(data), rate=game_points) == expected
 
 
 def test_turn_seconds_is_kept_as_read_and_written_only_when_known():
@@ -297,7 +298,7 @@ def test_turn_seconds_is_kept_as_read_and_written_only_when_known():
 def test_a_turn_seconds_that_is_given_must_be_a_whole_number_from_1_to_86400(seconds):
     data, _ = record_of(2, "all", 5)
     data["turn_seconds"] = seconds
-    assert replay_text(json.dumps(data)) == {
+    assert replay_text(json.dumps(data), rate=game_points) == {
         "error": '"turn_seconds", when given, must be a whole number of seconds from 1 to 86400'}
 
 
@@ -330,16 +331,17 @@ def test_fields_the_format_does_not_name_are_ignored_at_every_level():
     kinds = {next(k for k in ("play", "draw", "knock") if k in mv)
              for rnd in data["rounds"] for mv in rnd["moves"]}
     assert kinds == {"play", "draw", "knock"}  # every kind of move gets the extra fields
-    expected = replay_text(json.dumps(data))
+    expected = replay_text(json.dumps(data), rate=game_points)
     assert expected["status"] == "interrupted"
-    assert replay_text(json.dumps(with_fields_from_elsewhere(data))) == expected
+    assert replay_text(json.dumps(with_fields_from_elsewhere(data)),
+                       rate=game_points) == expected
 
 
 def test_a_move_that_is_not_a_play_a_draw_or_a_knock_is_still_refused():
     data, _ = record_of(2, "all", 5)
     seat = data["rounds"][0]["moves"][0]["seat"]
     data["rounds"][0]["moves"][0] = {"seat": seat, "pass": True, "clock": 3}
-    assert replay_text(json.dumps(data)) == {"error": (
+    assert replay_text(json.dumps(data), rate=game_points) == {"error": (
         'round 1, move 1: an action needs exactly one of "play", "draw" or "knock" (RECORD.md)')}
 
 
@@ -349,15 +351,16 @@ def test_an_end_is_a_field_of_plays_only():
     data, _ = record_of(2, "one", 11)
     r, m = _first(data, lambda r, m, mv: "draw" in mv)
     data["rounds"][r]["moves"][m]["end"] = "left"
-    assert replay_text(json.dumps(data)) == {"error": (
+    assert replay_text(json.dumps(data), rate=game_points) == {"error": (
         f"round {r + 1}, move {m + 1}: unexpected field 'end' in a draw action (RECORD.md)")}
 
 
 def test_a_game_of_pairs_is_refused_as_not_supported_yet():
     data, _ = record_of(4, "all", 2)
-    assert replay_text(json.dumps(dict(data, pairs=True))) == {
+    assert replay_text(json.dumps(dict(data, pairs=True)), rate=game_points) == {
         "error": 'pair games ("pairs": true, RULES.md 11) are not supported yet'}
-    assert replay_text(json.dumps(dict(data, pairs=False))) == replay_text(json.dumps(data))
+    assert replay_text(json.dumps(dict(data, pairs=False)), rate=game_points) == \
+        replay_text(json.dumps(data), rate=game_points)
 
 
 def test_a_fair_block_is_ignored_for_now():
@@ -365,6 +368,7 @@ def test_a_fair_block_is_ignored_for_now():
     # A well-formed block whose seeds the deals do not follow from: not checked yet.
     fair = {"scheme": "kozel-fair/1", "commitment": "0" * 64, "server_seed": "1" * 64,
             "client_seeds": ["a", "b", "c", "3"]}
-    expected = replay_text(json.dumps(data))
-    assert replay_text(json.dumps(dict(data, fair=fair))) == expected
-    assert replay_text(json.dumps(dict(data, fair="not even an object"))) == expected
+    expected = replay_text(json.dumps(data), rate=game_points)
+    assert replay_text(json.dumps(dict(data, fair=fair)), rate=game_points) == expected
+    assert replay_text(json.dumps(dict(data, fair="not even an object")),
+                       rate=game_points) == expected

@@ -1,7 +1,8 @@
 """``manage.py replay FILE...``: check game records against the rules (RECORD.md).
 
 Prints one JSON line per record, in order; ``-`` reads standard input.  Exits 1 if any
-record was invalid.  All the work is in ``games.rules.record``; this is only the shell.
+record was invalid.  The rules replay a record (``games.rules.record``) and the ratings
+give its rating points (``ratings.formulas``); this joins the two.
 """
 
 import json
@@ -10,6 +11,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from games.rules.record import replay_text
+from ratings.formulas import game_points
 
 
 class Command(BaseCommand):
@@ -30,7 +32,7 @@ class Command(BaseCommand):
             except OSError as error:
                 result = {"error": f"cannot read {name}: {error.strerror or error}"}
             else:
-                result = replay_text(text)
+                result = replay_text(text, rate=game_points)
             invalid = invalid or "error" in result
             self.stdout.write(json.dumps(result, ensure_ascii=False))
         if invalid:
