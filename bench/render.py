@@ -78,7 +78,7 @@ def snapshot_of(state, version: int):
 def template_frame(snapshot, seat: int, language: str) -> str:
     """A frame as the site renders it now: from the templates."""
     from games.room import cache as snapshots
-    from games.room.consumer import announce
+    from games.room.present import announce
 
     return snapshots.render(snapshot, seat, language, announce)
 
@@ -87,7 +87,7 @@ def fstring_frame(snapshot, seat: int, language: str) -> str:
     """A frame as games/room/cache.py rendered it with the f-strings (the baseline)."""
     from django.utils import translation
 
-    from games.room.consumer import announce
+    from games.room.present import announce
     from games.room.present import room_context
 
     import room_html_fstrings

@@ -122,7 +122,7 @@ class MatchAdmin(NoFilterOnHiddenFieldsMixin, SearchByIdMixin, ReadOnlyAdminMixi
     @admin.display(description=_("players"))
     def players(self, match):
         return ", ".join(
-            seat.bot_name if seat.is_bot else seat.user.username for seat in match.seats.all()
+            seat.name for seat in match.seats.all()
         )
 
 

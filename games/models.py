@@ -102,6 +102,11 @@ class Match(models.Model):
     def __str__(self):
         return _("Match #%(id)s") % {"id": self.pk}
 
+    def hidden_from(self, user, seat: int | None) -> bool:
+        """A private table shows itself (its room, its page) to its players and to staff
+        only; ``seat`` is the user's seat here, if any."""
+        return self.private and seat is None and not getattr(user, "is_staff", False)
+
     @cached_property
     def seat_users(self) -> dict[int, int | None]:
         """Seat number -> the user sitting there (None for a bot)."""
@@ -144,6 +149,11 @@ class Seat(models.Model):
     @property
     def is_bot(self):
         return self.user_id is None
+
+    @property
+    def name(self) -> str:
+        """What the table calls this seat: the person's login, or the bot's name."""
+        return self.bot_name if self.is_bot else self.user.username
 
     def __str__(self):
         who = self.bot_name if self.is_bot else self.user

@@ -123,8 +123,7 @@ def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
         scores = (match.result or {}).get("scores")
         rows.append(GameRow(
             match=match, seat=seat.number,
-            players=[(s.user.username if s.user_id else s.bot_name,
-                      s.user.username if s.user_id else None, s.user_id == person.pk)
+            players=[(s.name, s.user.username if s.user_id else None, s.user_id == person.pk)
                      for s in at_table],
             outcome=_outcome(match, seat.number),
             score=scores[seat.number] if scores else None,

@@ -53,7 +53,7 @@ def table_row(match: Match, user) -> TableRow:
     names: list[str | None] = [None] * match.seats_count
     mine = False
     for seat in match.seats.all():
-        names[seat.number] = seat.bot_name if seat.is_bot else seat.user.username
+        names[seat.number] = seat.name
         mine = mine or (user.is_authenticated and seat.user_id == user.pk)
     return TableRow(match=match, names=names, mine=mine)
 

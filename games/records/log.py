@@ -48,8 +48,7 @@ def state_after(match: Match, version: int | None = None) -> rules.GameState:
 
 def record_of(match: Match) -> rules.Record:
     """The game record of a match: its players, deals, every action and any interrupt."""
-    seats = {s.number: (s.user.username if s.user_id else s.bot_name)
-             for s in match.seats.select_related("user")}
+    seats = {s.number: s.name for s in match.seats.select_related("user")}
     record = rules.Record([seats[n] for n in range(match.seats_count)], match.fish,
                           match.turn_seconds)
     for move in match.moves.order_by("number"):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.models import Match, MoveKind
-from games.room.present import tile_halves
+from games.room.present import announce, tile_halves
 from games.records.log import replay_log
 
 
@@ -52,22 +52,11 @@ def _describe(move, names, before: rules.GameState, after: rules.GameState, even
         new = after.hands[move.seat] & ~before.hands[move.seat]
         tile = rules.TILES[new.bit_length() - 1].name if new else None
         said.append(_("%(name)s draws %(tile)s from the bazaar.") % {"name": who, "tile": tile or "?"})
-    elif move.kind == MoveKind.KNOCK:
-        said.append(_("%(name)s knocks: nothing fits and the bazaar is empty.") % {"name": who}
-                    if move.payload.get("auto") else _("%(name)s knocks.") % {"name": who})
-    elif move.kind == MoveKind.TIMEOUT:
-        said.append(_("%(name)s ran out of time: the game is interrupted.") % {"name": who})
-    elif move.kind == MoveKind.LEAVE:
-        said.append(_("%(name)s left: the game is interrupted.") % {"name": who})
-    elif move.kind == MoveKind.ABORT:
-        said.append(_("A moderator aborted the game."))
-    for event in events:
-        if event["type"] == "round_ended":
-            seat = _name(names, event["seat"])
-            said.append(_("Round over: %(name)s went out.") % {"name": seat} if event["result"] == "out"
-                        else _("Fish! %(name)s placed it.") % {"name": seat})
-        elif event["type"] == "game_over":
-            said.append(_("The game is over."))
+    if move.kind == MoveKind.KNOCK and move.payload.get("auto"):  # made by the server
+        events = [dict(e, auto=True) if e["type"] == "knocked" else e for e in events]
+    if move.kind == MoveKind.ABORT:
+        events = [{"type": "aborted"}]
+    said += announce(events, {n: _name(names, n) for n in range(after.seats)})
     return said, tile
 
 

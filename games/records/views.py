@@ -22,7 +22,7 @@ def _over_match(request, match_id):
     """The match, if it is over and this viewer may see it; else a redirect or a 404."""
     match = get_object_or_404(Match, pk=match_id)
     seat = services.seat_of(match, request.user)
-    if match.private and seat is None and not request.user.is_staff:
+    if match.hidden_from(request.user, seat):
         raise Http404  # a private table shows itself to its players only
     if match.status not in OVER:
         return None, redirect("games:room", match.pk)

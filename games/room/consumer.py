@@ -25,6 +25,7 @@ from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call
 from games.room import cache, hub as hubs
+from games.room.present import announce
 
 log = logging.getLogger(__name__)
 
@@ -95,11 +96,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
         self.sent_version = -1
         self.sent_table = None
-        found, private, seat = await database_call(self._who_am_i)()
-        if not found:
+        match, seat = await database_call(self._who_am_i)()
+        if match is None:
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
-        if private and seat is None and not getattr(self.user, "is_staff", False):
+        if match.hidden_from(self.user, seat):
             await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
             return
         self.seat = seat
@@ -113,8 +114,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     def _who_am_i(self):
         match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
         if match is None:
-            return False, False, None
-        return True, match.private, service.seat_of(match, self.user)
+            return None, None
+        return match, service.seat_of(match, self.user)
 
     async def disconnect(self, code):
         await self.leave_room()
@@ -200,27 +201,3 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def send_notice(self, text: str, error: bool = False):
         html = render_to_string("games/_notice.html", {"text": text, "error": error})
         await self.send(text_data=html)
-def announce(events, names) -> list[str]:
-    """What the room says about what just happened (knocks made for a player, round ends)."""
-    said = []
-    for event in events:
-        kind = event["type"]
-        name = names.get(event.get("seat"), "")
-        if kind == "knocked":
-            said.append(_("%(name)s knocks: nothing fits and the bazaar is empty.") % {"name": name}
-                        if event.get("auto") else _("%(name)s knocks.") % {"name": name})
-        elif kind == "round_ended":
-            said.append(_("Round over: %(name)s went out.") % {"name": name}
-                        if event["result"] == "out"
-                        else _("Fish! %(name)s placed it.") % {"name": name})
-        elif kind == "interrupted":
-            said.append(_("%(name)s ran out of time: the game is interrupted.") % {"name": name}
-                        if event["reason"] == "timeout"
-                        else _("%(name)s left: the game is interrupted.") % {"name": name})
-        elif kind == "game_over":
-            said.append(_("The game is over."))
-        elif kind == "aborted":
-            said.append(_("A moderator stopped the game."))
-    return said
-
-

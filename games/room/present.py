@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from collections import namedtuple
 
+from django.utils.translation import gettext as _
+
 from games import rules
 from games.models import Match, MatchStatus, RoundScore
 
@@ -25,7 +27,7 @@ def tile_halves(name: str) -> tuple[int, int]:
 
 def seat_names(seats) -> dict[int, str]:
     """Seat number -> the login sitting there, or the bot's name."""
-    return {s.number: (s.user.username if s.user_id else s.bot_name) for s in seats}
+    return {s.number: s.name for s in seats}
 
 
 def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
@@ -162,3 +164,29 @@ def round_rows(match: Match) -> list[tuple]:
 def round_row(score: RoundScore) -> RoundRow:
     """The row of a RoundScore just written, as ``round_rows`` would read it back."""
     return RoundRow(*(getattr(score, name) for name in ROUND_ROW_FIELDS))
+
+
+def announce(events, names) -> list[str]:
+    """What the room (and the replay viewer) says about what just happened: knocks, the
+end of a round, an interrupt, the end of the game, a moderator's abort.  The one place
+these words live."""
+    said = []
+    for event in events:
+        kind = event["type"]
+        name = names.get(event.get("seat"), "")
+        if kind == "knocked":
+            said.append(_("%(name)s knocks: nothing fits and the bazaar is empty.") % {"name": name}
+                        if event.get("auto") else _("%(name)s knocks.") % {"name": name})
+        elif kind == "round_ended":
+            said.append(_("Round over: %(name)s went out.") % {"name": name}
+                        if event["result"] == "out"
+                        else _("Fish! %(name)s placed it.") % {"name": name})
+        elif kind == "interrupted":
+            said.append(_("%(name)s ran out of time: the game is interrupted.") % {"name": name}
+                        if event["reason"] == "timeout"
+                        else _("%(name)s left: the game is interrupted.") % {"name": name})
+        elif kind == "game_over":
+            said.append(_("The game is over."))
+        elif kind == "aborted":
+            said.append(_("A moderator stopped the game."))
+    return said

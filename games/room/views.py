@@ -10,14 +10,14 @@ from django.views.decorators.http import require_POST
 
 from games.room import cache as snapshots
 from games.play import service as services
-from games.room.consumer import announce
+from games.room.present import announce
 from games.models import Match
 
 
 def _match_for(request, match_id):
     match = get_object_or_404(Match, pk=match_id)
     seat = services.seat_of(match, request.user)
-    if match.private and seat is None and not request.user.is_staff:
+    if match.hidden_from(request.user, seat):
         raise Http404  # a private table shows itself to its players only
     return match, seat
 

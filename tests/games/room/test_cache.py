@@ -9,7 +9,7 @@ from games import rules
 from games.room import cache as snapshots
 from games.play import service as services
 from games.lobby import service as requests
-from games.room.consumer import announce
+from games.room.present import announce
 from games.models import MatchStatus
 
 from ..conftest import human_move, state_of

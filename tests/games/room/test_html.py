@@ -12,7 +12,7 @@ from games import rules
 from games.room import cache as snapshots, html as room_html
 from games.play import service as services
 from games.lobby import service as requests
-from games.room.consumer import announce
+from games.room.present import announce
 from games.models import Match, MatchStatus
 from games.room.present import room_context
 

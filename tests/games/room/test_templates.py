@@ -26,7 +26,7 @@ from accounts.models import User
 from bench import room_html_fstrings
 from games import rules
 from games.room import html as room_html
-from games.room.consumer import announce
+from games.room.present import announce
 from games.models import Match, MatchStatus, Seat
 from games.room.present import room_context
 
