@@ -158,16 +158,15 @@ def channel_layers(env: Mapping[str, str]) -> dict:
         # hub, games/room/hub.py).  Nothing is queued in Redis, so nothing there can fill
         # up or expire; a notice published while a process is cut off from Redis is lost,
         # and the room hub's look at its games' versions mends that (docs/performance.md,
-        # seventh round, has the measurements against channels-redis' queue layer).  A
-        # process publishes in batches (kozel_site/runtime/layers.py).
-        return {"default": {"BACKEND": "kozel_site.runtime.layers.RedisPubSubChannelLayer",
+        # seventh round, has the measurements against channels-redis' queue layer).
+        return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
                                                   "socket_timeout": 5}],
                                        "prefix": "kozel"}}}
     # One channel of each process hears every match's notices (games/room/hub.py), and a
     # message to a full channel is dropped without an error: room for a busy minute.
     # (For every channel: this layer takes no "channel_capacity" patterns.)
-    return {"default": {"BACKEND": "kozel_site.runtime.layers.InMemoryChannelLayer",
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
                         "CONFIG": {"capacity": 100_000}}}
 
 

@@ -1,2 +1,2 @@
-"""Every patch of a third-party library, and the hook on SQLite connections: layers
-(channels' layers), sqlite (a Unicode lower())."""
+"""What the site hooks into its libraries: each module here names the library and why.
+sqlite: a Unicode-aware lower() on every SQLite connection."""

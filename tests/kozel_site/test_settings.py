@@ -164,11 +164,11 @@ def test_database_url_must_be_postgresql():
 
 
 def test_redis_url_switches_channel_layer_and_cache_to_redis():
-    # channels' in-memory layer, sweeping for expired messages less often (kozel_site/runtime/layers.py)
-    assert env.channel_layers({})["default"]["BACKEND"] == "kozel_site.runtime.layers.InMemoryChannelLayer"
+    # channels' own in-memory layer
+    assert env.channel_layers({})["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
     layer = env.channel_layers({"REDIS_URL": REDIS_URL})["default"]
-    # channels-redis' publish/subscribe layer, publishing in batches (kozel_site/runtime/layers.py)
-    assert layer["BACKEND"] == "kozel_site.runtime.layers.RedisPubSubChannelLayer"
+    # channels-redis' publish/subscribe layer
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"][0]["address"] == REDIS_URL
 
     assert env.caches({})["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
