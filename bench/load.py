@@ -483,7 +483,8 @@ class Table:
     async def lost_or_late(self, mover: Connection, stats: Stats) -> None:
         """After an action went unanswered for --ack-timeout: wait (up to --late-wait) for
         any seat to see a newer version without acting again, so that a late answer (kept
-        in ``stats.late``) is told from a lost one (the error "lost"); then resync."""
+        in ``stats.late``) is told from a lost one (the error "lost"); then sit down again,
+        as the page does by reconnecting (a connection gets its full view at once)."""
         loop = asyncio.get_running_loop()
         waited_from, before = loop.time(), mover.wait_version
         give_up = waited_from + self.bench.args.late_wait
@@ -500,11 +501,9 @@ class Table:
             stats.late.append(self.bench.args.ack_timeout + loop.time() - waited_from)
             return
         stats.errors["lost"] += 1
-        for seat in self.seats:  # as the page does after a hidden tab: ask for the view
-            try:
-                await seat.ws.send(json.dumps({"resync": True}))
-            except Exception:
-                pass
+        for seat in self.seats:
+            await seat.close()
+        await self.sit_down(self.match_id)
 
 
 class EchoGroup:
