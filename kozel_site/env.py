@@ -135,8 +135,7 @@ def database(env: Mapping[str, str], base_dir: Path) -> dict:
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": env.get("SQLITE_PATH", "").strip() or str(base_dir / "db.sqlite3"),
         # Keep each thread's connection: opening one (a file, the pragmas) costs more than
-        # a whole move, and channels' database thread opened one per call
-        # (docs/performance.md).
+        # a whole move, and channels' database thread opened one per call.
         "CONN_MAX_AGE": None,
         "OPTIONS": {
             # WAL lets readers go on while one writer writes; NORMAL sync is safe in WAL.
@@ -157,8 +156,7 @@ def channel_layers(env: Mapping[str, str]) -> dict:
         # subscriber of each server process that has a room of the match open (the room
         # hub, games/room/hub.py).  Nothing is queued in Redis, so nothing there can fill
         # up or expire; a notice published while a process is cut off from Redis is lost,
-        # and the room hub's look at its games' versions mends that (docs/performance.md,
-        # seventh round, has the measurements against channels-redis' queue layer).
+        # and the room hub's look at its games' versions mends that.
         return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
                                                   "socket_timeout": 5}],

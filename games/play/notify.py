@@ -42,7 +42,7 @@ def collected():
 
     Sending from a worker thread means waiting there until the event loop has sent: on
     channels' one database thread that wait held up every other consumer's work while
-    the loop was busy (docs/performance.md).  Notices are still only collected once the
+    the loop was busy.  Notices are still only collected once the
     transaction has committed.
     """
     previous = getattr(_outbox, "notices", None)

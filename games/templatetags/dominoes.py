@@ -24,7 +24,7 @@ def _pips(value: int) -> str:
 
 # Each half's pips are drawn once per page, and every tile refers to them with <use>: a
 # tile's markup is about 45 % smaller, and room frames (sent to every seat on every move)
-# about 30 % (docs/performance.md, point 25).
+# about 30 %.
 PIP_DEFINITIONS = mark_safe(
     '<svg class="pip-defs" width="0" height="0" aria-hidden="true" focusable="false"><defs>'
     + "".join(f'<g id="pips-{value}">{_pips(value)}</g>' for value in range(1, 7))
@@ -51,7 +51,7 @@ def tile(first: int, second: int, vertical: bool = False, label: str = ""):
 
 
 # A room frame draws dozens of tiles and the server draws thousands of frames a second
-# under load (docs/performance.md): there are only 28 tiles, so each drawing is kept.
+# under load: there are only 28 tiles, so each drawing is kept.
 @lru_cache(maxsize=1024)
 def _tile(first: int, second: int, vertical: bool, label: str):
     if vertical:
@@ -76,7 +76,7 @@ def tile_back(vertical: bool = True):
 
 
 # Every player's line shows one, and a move changes a few lines of every seat's frame:
-# made once, not 18 µs each time (docs/performance.md, point 66).
+# made once, not 18 µs each time.
 @lru_cache(maxsize=2)
 def _tile_back(vertical: bool):
     width, height = (30, 60) if vertical else (60, 30)
