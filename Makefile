@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run dev test bench bench-ladder bench-load bench-statement bench-render bench-meanwhile bench-checkpoints migrate messages
+.PHONY: run dev test bench bench-ladder bench-load bench-render migrate messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -53,21 +53,12 @@ SETUP ?= embedded
 bench-load: $(STAMP)
 	$(PY) bench/load.py --setup $(SETUP)
 
-# A move's statement on PostgreSQL (a kozel_bench_sql database, made afresh), against Django's cursor.
-bench-statement: $(STAMP)
-	$(PY) bench/move_statement.py
 
 # The game room's frames with the parts kept across versions, against them built afresh.
 bench-render: $(STAMP)
 	$(PY) bench/render.py
 
-# A move's statement and its four frames: rendered while PostgreSQL answers, against after.
-bench-meanwhile: $(STAMP)
-	$(PY) bench/meanwhile.py
 
-# A move's commit on the embedded SQLite database: checkpoints on a thread, against the writer's own.
-bench-checkpoints: $(STAMP)
-	$(PY) bench/checkpoints.py
 
 # For translators: refresh locale/ru from the code and templates, then compile.
 # Needs gettext; the compiled .mo files are committed, so nothing else does.
