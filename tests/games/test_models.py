@@ -176,8 +176,10 @@ def query_plan(sql, params) -> str:
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
             return "\n".join(row[-1] for row in cursor.fetchall())
         # A test's table holds a few rows, which PostgreSQL reads fastest without an index;
-        # priced out of reading the whole table, it takes the index the query can use.
+        # priced out of reading the whole table (or a bitmap of it, which it may prefer
+        # after other tests left their statistics), it takes the index the query can use.
         cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_bitmapscan = off")
         cursor.execute("EXPLAIN " + sql, params)
         return "\n".join(row[0] for row in cursor.fetchall())
 
