@@ -48,16 +48,22 @@ def _check_options(players, fish, turn_seconds) -> None:
         raise PlayError(_("The turn time is 10 to 120 seconds."), "invalid")
 
 
-@transaction.atomic
-def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
-                   rated: bool = True, private: bool = False) -> Match:
-    """Open a game request with its creator in seat 0."""
+def _new_table(user, players, fish, turn_seconds, **fields) -> Match:
+    """A new table with ``user`` in seat 0, once the options and the person are checked."""
     _check_options(players, fish, turn_seconds)
     _lock_person(user)
     _check_free(user)
     match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                                 rated=rated, private=private, created_by=user)
+                                 created_by=user, **fields)
     Seat.objects.create(match=match, number=0, user=user)
+    return match
+
+
+@transaction.atomic
+def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
+                   rated: bool = True, private: bool = False) -> Match:
+    """Open a game request with its creator in seat 0."""
+    match = _new_table(user, players, fish, turn_seconds, rated=rated, private=private)
     if not private:
         notify.lobby_changed()
     return match
@@ -104,13 +110,8 @@ def leave_request(user, match_id: int) -> None:
 @transaction.atomic
 def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30) -> Match:
     """A table of ``players`` seats, the person in seat 0 and bots in the rest; never rated."""
-    _check_options(players, fish, turn_seconds)
-    _lock_person(user)
-    _check_free(user)
     # Not private: anyone may watch it (it starts at once, so it never shows as a request).
-    match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                                 rated=False, private=False, created_by=user)
-    Seat.objects.create(match=match, number=0, user=user)
+    match = _new_table(user, players, fish, turn_seconds, rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
         Seat.objects.create(match=match, number=number, bot_name=name)
     _start(match)
