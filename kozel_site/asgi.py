@@ -36,3 +36,9 @@ if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
     from games.play.clock import start_in_server  # noqa: E402
 
     start_in_server()
+
+# A server process's event loop and its database thread share one interpreter lock. The
+# thread lets go of it inside every database call and waits to get it back from the busy
+# loop: every 5 ms by Python's default, every 1 ms here (docs/performance.md).
+if "daphne.server" in sys.modules:
+    sys.setswitchinterval(0.001)

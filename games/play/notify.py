@@ -33,6 +33,9 @@ _outbox = threading.local()
 class Notice(NamedTuple):
     group: str
     message: dict
+    # A change of a match as this process committed it (games.play.store.Committed):
+    # its own rooms show it without reading it back (games/room/cache.py).  Never sent.
+    committed: object = None
 
 
 @contextmanager
@@ -93,15 +96,16 @@ def _send(notice: Notice) -> None:
     async_to_sync(_group_send)(notice)  # a lost notice never fails the move itself
 
 
-def after_commit(group: str, message: dict) -> None:
+def after_commit(group: str, message: dict, committed=None) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: _send(Notice(group, message)))
+    transaction.on_commit(lambda: _send(Notice(group, message, committed)))
 
 
-def match_changed(match_id: int, version: int, events: list[dict]) -> None:
+def match_changed(match_id: int, version: int, events: list[dict], committed=None) -> None:
     """Tell the match's group it is at ``version``, and what happened (never a hand)."""
     after_commit(match_group(match_id), {"type": "match.changed", "match": match_id,
-                                         "version": version, "events": public_events(events)})
+                                         "version": version, "events": public_events(events)},
+                 committed)
 
 
 def public_events(events: list[dict]) -> list[dict]:

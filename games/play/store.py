@@ -14,13 +14,23 @@ always the log replayed up to that version (DESIGN.md, a change end to end).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db import transaction
 
 from games import rules
 from games.models import Match, Move, RoundScore
 from games.play import finish, notify
+
+
+class Committed(NamedTuple):
+    """A change as written: the match row after it, its rules state, the score rows."""
+
+    match: Match
+    state: rules.GameState | None
+    round_scores: list
 
 
 class Stale(Exception):
@@ -51,6 +61,7 @@ def commit(change: Change) -> int:
     columns = dict(change.fields, version=change.version)
     if change.state is not None:
         columns["state"] = change.state.to_json()
+    scores = round_scores(match, change.events)
     with transaction.atomic():
         if Match.objects.filter(pk=match.pk, version=match.version).update(**columns) != 1:
             raise Stale(f"match {match.pk} is no longer at version {match.version}")
@@ -58,10 +69,13 @@ def commit(change: Change) -> int:
             Move(match_id=match.pk, number=match.version + n, seat=seat, kind=kind,
                  payload=payload)
             for n, (kind, seat, payload) in enumerate(change.moves, 1))
-        RoundScore.objects.bulk_create(round_scores(match, change.events))
+        RoundScore.objects.bulk_create(scores)
         if change.ending is not None:
             finish.record(match, change.ending)
-        notify.match_changed(match.pk, change.version, change.events)
+        written = copy.copy(match)  # the caller's match (a room's cached one) is left alone
+        written.__dict__.update(columns)
+        notify.match_changed(match.pk, change.version, change.events,
+                             Committed(written, change.state, scores))
     return change.version
 
 

@@ -26,7 +26,7 @@ from games.models import Match, MatchStatus
 from games.play.dbcall import database_call
 from games.room import html
 from games.room.perloop import PerLoop
-from games.room.present import room_context, round_rows, round_table, seat_names
+from games.room.present import room_context, round_row, round_rows, round_table, seat_names
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices
 
@@ -158,6 +158,28 @@ class Snapshots:
                 return snapshot
             # That load began before the change committed: load again.
         return await self.fresh(match_id)
+
+    def prime(self, notices) -> None:
+        """Keep the snapshots of changes this process has just committed (the notices'
+        ``committed``), so that showing them to the rooms here reads nothing back: the
+        match row and state as written, the seats of the running game, and its score rows
+        -- the previous ones and those just written, when together they are as many as
+        the rounds ended so far call for (else a change in between wrote some too, and
+        the snapshot is loaded).  A game starting or ending is always loaded."""
+        for notice in notices:
+            committed = getattr(notice, "committed", None)
+            if committed is None:
+                continue
+            match = committed.match
+            previous = self.latest.get(match.pk)
+            if previous is None or previous.state is None or committed.state is None \
+                    or previous.match.status != MatchStatus.PLAYING \
+                    or match.status != MatchStatus.PLAYING:
+                continue
+            rounds = previous.rounds + [round_row(score) for score in committed.round_scores]
+            if len(rounds) == rounds_ended(committed.state) * match.seats_count:
+                self._keep(match.pk, Snapshot(match, previous.seats, rounds, committed.state,
+                                              round_tables=previous.round_tables))
 
     def known(self, match_id: int) -> tuple[Match, rules.GameState] | None:
         """The match and state a move may be checked against (games.play.service.act)."""

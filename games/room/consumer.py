@@ -13,6 +13,7 @@ import json
 import logging
 import time
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
@@ -88,6 +89,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         finally:  # also when a handler failed: the hub must not keep a dead room
             await self.leave_room()
+
+    async def dispatch(self, message):
+        # Channels closes stale database connections before every message, as a call of
+        # its own on the database thread; this room reaches the database only through
+        # database_call, which closes them around each of its calls, so that extra trip
+        # (one per message, queued behind the moves) is left out.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -170,6 +181,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_notice(_("The game cannot reach its database just now: "
                                      "try again in a moment."), error=True)
             return
+        self.snapshots.prime(notices)  # shown here from what was written, not read back
         if self.hub is not None:  # this process's rooms at once, the mover's first
             self.hub.show_here(notices, first=self)
         await notify.send_collected(notices)  # and the other processes'

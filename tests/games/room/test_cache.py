@@ -1,5 +1,6 @@
-"""games/room/cache.py: a load that keeps what cannot have changed since the previous
-version is what a load from nothing gives, at every version of whole games."""
+"""games/room/cache.py: what a process shows after its own change without reading it back,
+and a load that keeps what cannot have changed since the previous version, are what a
+load from nothing gives, at every version of whole games."""
 
 import re
 
@@ -7,7 +8,7 @@ import pytest
 
 from games import rules
 from games.room import cache as snapshots
-from games.play import service as services
+from games.play import notify, service as services
 from games.lobby import service as requests
 from games.room.present import announce
 from games.models import MatchStatus
@@ -20,6 +21,55 @@ pytestmark = pytest.mark.django_db
 def without_now(frame: str) -> str:
     """The frame without the server's clock reading, taken afresh at every render."""
     return re.sub(r' data-now="\d+"', "", frame)
+
+
+def test_a_primed_snapshot_is_the_loaded_one_through_rounds_and_deals(
+        make_user, django_capture_on_commit_callbacks):
+    people = [make_user(f"снимок{n}") for n in range(3)]
+    match = requests.create_request(people[0], players=3, fish="one")
+    for person in people[1:]:
+        requests.join_request(person, match.pk)
+    kept = snapshots.Snapshots()
+    kept.watch(match.pk)
+    kept.fresh_sync = lambda: kept._keep(match.pk, snapshots.load(match.pk))
+    kept.fresh_sync()
+    changes = primed = compared = round_ends = 0
+    for _step in range(3000):
+        match.refresh_from_db()
+        if match.status != MatchStatus.PLAYING:
+            break
+        state = state_of(match)
+        with notify.collected() as notices, django_capture_on_commit_callbacks(execute=True):
+            if state.phase != rules.PLAYING:
+                services.run_due(match.pk, now=match.deadline)  # the next deal
+            else:
+                services.act(match.pk, people[state.turn], human_move(match, state.turn),
+                             match.version)
+        changes += 1
+        before = kept.latest[match.pk].version
+        kept.prime(notices)
+        snapshot = kept.latest[match.pk]
+        if snapshot.version == before:  # not primed: the game ended, or it could not be
+            kept.fresh_sync()
+            continue
+        primed += 1
+        round_ends += any(e["type"] == "round_ended" for n in notices for e in n.message["events"])
+        loaded = snapshots.load(match.pk)
+        assert snapshot.version == loaded.version
+        assert snapshot.rounds == loaded.rounds
+        assert [s.pk for s in snapshot.seats] == [s.pk for s in loaded.seats]
+        assert snapshot.state.to_json() == loaded.state.to_json()
+        for seat in (0, 1, 2, None):
+            for language in ("ru", "en"):
+                assert without_now(snapshots.render(snapshot, seat, language, announce)) == \
+                    without_now(snapshots.render(loaded, seat, language, announce))
+                assert snapshots.score_table(snapshot, language) == \
+                    snapshots.score_table(loaded, language)
+        compared += 1
+    assert match.status == MatchStatus.FINISHED
+    # Every change but the last (the game's end, read afresh) was primed, round ends and
+    # deals included.
+    assert compared == primed == changes - 1 and round_ends >= 1
 
 
 def test_a_load_after_another_process_changed_the_match_reads_only_what_can_have_changed(
