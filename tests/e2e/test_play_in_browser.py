@@ -93,6 +93,16 @@ class Seat:
         return False
 
 
+
+def wait_for_script(page, expression: str, seconds: float = 30.0) -> None:
+    """Wait until ``expression`` is true in the page.  Asked with ``page.evaluate``, which
+    the page's Content-Security-Policy does not govern; Playwright's ``wait_for_function``
+    polls with eval inside the page after its first try, which the policy refuses."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"{expression} did not come true in {seconds} s"
+        page.wait_for_timeout(50)
+
 def play_to_the_end(seats: list[Seat], server, limit: float = GAME_TIME_LIMIT) -> None:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
@@ -132,7 +142,7 @@ def test_two_people_meet_in_the_lobby_and_play_a_game_to_its_end(people, daphne_
     my_table = masha.page.locator("[data-my-table]")
     my_table.wait_for()
     match_id = int(my_table.get_attribute("data-my-table"))
-    masha.page.wait_for_function("window.kozelSocketOpen === true")
+    wait_for_script(masha.page, "window.kozelSocketOpen === true")
 
     # Alex sees it appear in his lobby and joins it: the table is full, both go in.
     join = alex.page.locator(f'[data-request="{match_id}"] [data-action="join"]')
