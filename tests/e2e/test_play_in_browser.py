@@ -93,7 +93,6 @@ class Seat:
         return False
 
 
-
 def wait_for_script(page, expression: str, seconds: float = 30.0) -> None:
     """Wait until ``expression`` is true in the page.  Asked with ``page.evaluate``, which
     the page's Content-Security-Policy does not govern; Playwright's ``wait_for_function``
