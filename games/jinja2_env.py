@@ -2,9 +2,8 @@
 translations and URLs, and the drawings of games/templatetags/dominoes.py.
 
 Jinja2 and not Django's template language because the room is rendered again for every
-seat and spectator on every move: a frame from Django's templates took about 2.5 ms of
-CPU, 18 times the f-strings they replaced, and from Jinja2's compiled templates about
-0.57 ms, 5 times (bench/render.py).  Autoescaping is on
+seat and spectator on every move, and Jinja2's compiled templates render a frame several
+times faster than Django's template language.  Autoescaping is on
 (Django's Jinja2 backend sets it), and the drawings are Django's safe strings, which
 Jinja2 takes as they are.
 

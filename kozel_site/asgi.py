@@ -39,6 +39,6 @@ if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
 
 # A server process's event loop and its database thread share one interpreter lock. The
 # thread lets go of it inside every database call and waits to get it back from the busy
-# loop: every 5 ms by Python's default, every 1 ms here (docs/performance.md).
+# loop: every 5 ms by Python's default, every 1 ms here.
 if "daphne.server" in sys.modules:
     sys.setswitchinterval(0.001)

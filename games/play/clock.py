@@ -62,9 +62,6 @@ def start_in_server() -> None:
     Started with the server, not with the first visitor, so that after a restart every
     game's deadlines are enforced even with nobody connected.
     """
-    from twisted.internet import reactor
+    from kozel_site.runtime.daphne import when_serving
 
-    def start():
-        asyncio.ensure_future(run())
-
-    reactor.callWhenRunning(start)
+    when_serving(run)

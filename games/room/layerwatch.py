@@ -22,26 +22,15 @@ import logging
 import time
 import weakref
 
-from channels_redis.pubsub import RedisPubSubChannelLayer
-from django.conf import settings
-from django.utils.module_loading import import_string
+from kozel_site.runtime.redis_layer import client as redis_client
+from kozel_site.runtime.redis_layer import layer_redis_url, run_id as redis_run_id
 
 log = logging.getLogger(__name__)
 
 INTERVAL = 1.0  # seconds between looks at Redis
 
 
-def redis_url() -> str | None:
-    layer = settings.CHANNEL_LAYERS.get("default", {})
-    # By class, not by module name: a subclass is watched too (a name check once silently
-    # turned this watch off, when the scaled setup's layer was a subclass of our own).
-    if not issubclass(import_string(layer.get("BACKEND", "")), RedisPubSubChannelLayer):
-        return None
-    hosts = layer.get("CONFIG", {}).get("hosts") or []
-    host = hosts[0] if hosts else None
-    if isinstance(host, dict):
-        host = host.get("address")
-    return host if isinstance(host, str) else None
+redis_url = layer_redis_url  # the Redis to watch, if the channel layer is on Redis
 
 
 class Watch:
@@ -61,15 +50,12 @@ class Watch:
         self.members.discard(member)
 
     async def run(self) -> None:
-        import redis.asyncio
-
-        client = redis.asyncio.Redis.from_url(self.url, socket_timeout=2,
-                                              socket_connect_timeout=2)
+        client = redis_client(self.url)
         known, lost = None, False
         try:
             while len(self.members):
                 try:
-                    run_id = (await client.info("server"))["run_id"]
+                    run_id = await redis_run_id(client)
                 except Exception:
                     if not lost:
                         log.warning("channel layer: Redis at %s is unreachable", self.url)

@@ -155,8 +155,8 @@ RoundRow = namedtuple("RoundRow", ROUND_ROW_FIELDS)
 
 def round_rows(match: Match) -> list[tuple]:
     """The match's round score rows, in the order ``round_table`` reads them: named tuples
-    of what it reads (a room snapshot keeps them for the whole game, and model instances
-    took ten times the memory)."""
+    of what it reads (a room snapshot keeps them for the whole game: tuples are far
+    smaller than model instances)."""
     return [RoundRow(*row) for row in RoundScore.objects.filter(match=match)
             .order_by("round_number", "seat").values_list(*ROUND_ROW_FIELDS)]
 

@@ -73,7 +73,7 @@ def _shuffled_indexes(rng: random.Random) -> list[int]:
 
     Sorting by independent random keys is a uniform shuffle (a tie among 28 53-bit keys
     is negligible) and costs one C call per tile, where ``rng.shuffle`` makes 27 Python
-    calls: dealing was a fifth of a simulated round's time.
+    calls.
     """
     keys = [rng.random() for _ in _INDEXES]
     return sorted(_INDEXES, key=keys.__getitem__)

@@ -76,7 +76,7 @@ def tile_back(vertical: bool = True):
 
 
 # Every player's line shows one, and a move changes a few lines of every seat's frame:
-# made once, not 18 µs each time.
+# made once, not again for every line.
 @lru_cache(maxsize=2)
 def _tile_back(vertical: bool):
     width, height = (30, 60) if vertical else (60, 30)
