@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -160,12 +161,19 @@ def channel_layers(env: Mapping[str, str]) -> dict:
         return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
                                                   "socket_timeout": 5}],
-                                       "prefix": "kozel"}}}
+                                       "prefix": _channel_prefix(url)}}}
     # One channel of each process hears every match's notices (games/room/hub.py), and a
     # message to a full channel is dropped without an error: room for a busy minute.
     # (For every channel: this layer takes no "channel_capacity" patterns.)
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
                         "CONFIG": {"capacity": 100_000}}}
+
+
+def _channel_prefix(redis_url: str) -> str:
+    """Redis's publish/subscribe ignores the database number, so it goes into the names:
+    two sites sharing one Redis on different databases never hear each other's notices."""
+    database = urlparse(redis_url).path.strip("/") or "0"
+    return "kozel" if database == "0" else f"kozel{database}"
 
 
 def caches(env: Mapping[str, str]) -> dict:

@@ -177,6 +177,15 @@ def test_redis_url_switches_channel_layer_and_cache_to_redis():
     assert cache["LOCATION"] == REDIS_URL
 
 
+
+def test_sites_on_different_redis_databases_publish_under_different_names():
+    # Publish/subscribe ignores the database number; the channel names must not.
+    def prefix(url):
+        return env.channel_layers({"REDIS_URL": url})["default"]["CONFIG"]["prefix"]
+    assert prefix("redis://127.0.0.1:6379") == prefix("redis://127.0.0.1:6379/0") == "kozel"
+    assert prefix("redis://127.0.0.1:6379/3") == "kozel3"
+    assert prefix("redis://127.0.0.1:6379/3") != prefix("redis://127.0.0.1:6379/4")
+
 # The running suite: whatever this run's environment chose really works.
 
 
