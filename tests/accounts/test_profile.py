@@ -25,7 +25,7 @@ def test_the_profile_page_shows_a_players_numbers(client, user):
     page = client.get("/players/masha/").content.decode()
     assert "<h1>masha</h1>" in page
     assert profile_numbers(page) == {
-        "Рейтинг": "1357", "Сыграно партий": "246", "Был козлом": "97",
+        "Рейтинг": "1357", "Сыграно партий": "246", "Раз козлом": "97",
         "Последняя партия": "14 марта 2019 г.",  # 15:00 in Moscow; Russian "j E Y г."
     }
 
@@ -33,7 +33,7 @@ def test_the_profile_page_shows_a_players_numbers(client, user):
 def test_a_player_with_no_games_shows_zeros(client, user):
     page = client.get("/players/masha/").content.decode()
     assert profile_numbers(page) == {
-        "Рейтинг": "0", "Сыграно партий": "0", "Был козлом": "0",
+        "Рейтинг": "0", "Сыграно партий": "0", "Раз козлом": "0",
         "Последняя партия": "ещё не было",
     }
 

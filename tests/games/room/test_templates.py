@@ -193,7 +193,7 @@ WORDS = {
     "en": ["Fish, placed by", "went out", "The fish bank carries", "next round",
            "The game is over", "ran out of time", "left the game.", "A moderator stopped",
            "unrated game", "rating +", "Your turn.", "Waiting for", "to move."],
-    "ru": ["Рыба, рыбак", "вышел", "По рыбе +", "следующий раунд", "Игра окончена",
+    "ru": ["Рыба, рыбак", "Вышел из раунда", "По рыбе +", "следующий раунд", "Игра окончена",
            "Козёл", "Ваш ход.", "базар", "Раунд "],
 }
 

@@ -1,0 +1,42 @@
+"""The Russian catalogue never guesses a player's gender: a login tells nothing of it.
+
+Russian past-tense verbs agree with the subject's gender ("вышел" / "вышла"), so a name
+may only be the subject of a verb in the present tense, or stand after a colon as in
+"Вышел из раунда: Маша", where the verb reads as a heading.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "locale/ru/LC_MESSAGES/django.po"
+NAME = r"%\((?:name|player|login|who)\)s"
+# A past-tense verb in the masculine or feminine: -л, -ла (reflexive -ся/-сь). The neuter
+# -ло agrees with a thing ("кончилось время"), not with the player.
+PAST_TENSE = r"[а-яё]+(?:л|ла)(?:ся|сь)?"
+
+
+def russian_texts():
+    text = CATALOGUE.read_text(encoding="utf-8")
+    return [m.group(1) for m in re.finditer(r'^msgstr "(.+)"$', text, re.MULTILINE)]
+
+
+def test_the_catalogue_has_texts():
+    assert len(russian_texts()) > 300
+
+
+@pytest.mark.parametrize("pattern", [
+    NAME + r" " + PAST_TENSE + r"\b",           # "Маша вышел"
+    r"\b(?:был|была|стал|стала) козл",           # "был козлом"
+])
+def test_no_text_guesses_the_players_gender(pattern):
+    offending = [t for t in russian_texts() if re.search(pattern, t, re.IGNORECASE)]
+    assert offending == []
+
+
+def test_the_pattern_catches_a_guess():
+    # The check itself can fail: the old wording is what it must find.
+    assert re.search(NAME + r" " + PAST_TENSE + r"\b", "%(name)s вышел из игры")
+    assert re.search(r"\b(?:был|была|стал|стала) козл", "Был козлом", re.IGNORECASE)
+    assert not re.search(NAME + r" " + PAST_TENSE + r"\b", "У игрока %(name)s кончилось время")
