@@ -5,6 +5,8 @@
   "use strict";
 
   // -- the countdown: the server sends the deadline and its own "now" ---------------
+  // The unit in the page's language (the page says which in <html lang>).
+  var SECONDS = document.documentElement.lang === "ru" ? "\u00a0с" : "\u00a0s";
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (clock) {
       if (!clock.dataset.offset) {
@@ -13,7 +15,7 @@
       var left = Number(clock.dataset.deadline) - (Date.now() + Number(clock.dataset.offset));
       var seconds = Math.max(0, Math.ceil(left / 1000));
       var out = clock.querySelector(".seconds") || clock;
-      out.textContent = seconds + "\u00a0s";
+      out.textContent = seconds + SECONDS;
       clock.classList.toggle("hurry", seconds <= 5);
     });
   }

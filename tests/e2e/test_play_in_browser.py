@@ -151,6 +151,9 @@ def test_two_people_meet_in_the_lobby_and_play_a_game_to_its_end(people, daphne_
     for person in (masha, alex):
         assert ROOM_URL.match(person.page.url).group(1) == str(match_id)
         person.page.locator("[data-game]").wait_for()
+    # The turn clock counts in the page's language: Russian seconds are "с".
+    from playwright.sync_api import expect
+    expect(masha.page.locator(".clock .seconds")).to_have_text(re.compile(r"^\d+\u00a0с$"))
 
     seats = [Seat(masha), Seat(alex)]
     play_to_the_end(seats, daphne_server)
