@@ -39,8 +39,11 @@ def interrupted_game_points(scores: Sequence[int], interrupted_by: int) -> list[
 
 def game_points(status: str, scores: Sequence[int], goats: Sequence[int],
                 interrupted_by: int | None) -> list[int] | None:
-    """The rating points of a game that is "finished" or "interrupted" (None for one
-    still being played), as ``manage.py replay`` prints them (RECORD.md)."""
+    """The rating points of a game that is "finished", "interrupted" or "aborted" (all
+    0: RULES.md 9, interrupted before the first round ended), None for one still being
+    played, as ``manage.py replay`` prints them (RECORD.md)."""
+    if status == "aborted":
+        return [0] * len(scores)
     if status == "finished":
         return finished_game_points(scores, goats)
     if status == "interrupted":

@@ -68,7 +68,7 @@ class GameRow:
     match: Match
     seat: int
     players: list = field(default_factory=list)   # (name, login or None for a bot, is_me)
-    outcome: str = ""       # goat, safe, timeout, left, interrupted, aborted
+    outcome: str = ""       # goat, safe, timeout, left, interrupted, cancelled, aborted
     score: int | None = None
     record: RatingRecord | None = None
     annulled: bool = False
@@ -78,7 +78,9 @@ class GameRow:
 def _outcome(match: Match, seat: int) -> str:
     result = match.result or {}
     if match.status == MatchStatus.ABORTED:
-        return "aborted"
+        # With a result it was interrupted in the first round (RULES.md 9); without one
+        # a moderator stopped it.
+        return "cancelled" if result.get("interrupted_by") is not None else "aborted"
     if match.status == MatchStatus.INTERRUPTED:
         if result.get("interrupted_by") == seat:
             return "timeout" if result.get("reason") == "timeout" else "left"

@@ -181,6 +181,10 @@ these words live."""
             said.append(_("Round over: %(name)s went out.") % {"name": name}
                         if event["result"] == "out"
                         else _("Fish! %(name)s placed it.") % {"name": name})
+        elif kind == "interrupted" and event.get("aborted"):
+            said.append(_("Ran out of time: %(name)s. The first round did not end: the game is aborted.") % {"name": name}
+                        if event["reason"] == "timeout"
+                        else _("Left the game: %(name)s. The first round did not end: the game is aborted.") % {"name": name})
         elif kind == "interrupted":
             said.append(_("%(name)s ran out of time: the game is interrupted.") % {"name": name}
                         if event["reason"] == "timeout"

@@ -267,7 +267,7 @@ def interrupt(state: GameState, seat: int, reason: str = TIMEOUT) -> tuple[GameS
     new.phase = INTERRUPTED
     new.board = state.board._replace(interrupted_by=seat, interrupt_reason=reason)
     return new, [{"type": "interrupted", "seat": seat, "reason": reason,
-                  "scores": list(new.scores)}]
+                  "scores": list(new.scores), "aborted": new.aborted}]
 
 
 # -- explaining a refusal --------------------------------------------------------------

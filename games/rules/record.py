@@ -183,6 +183,8 @@ def summarize(played: Replay, rate=None) -> dict:
     if len(played.rounds) < state.round:  # the last round dealt has not ended
         rounds.append({"result": "unfinished", "turn": state.turn})
     status = {FINISHED: "finished", INTERRUPTED: "interrupted"}.get(state.phase, "playing")
+    if state.aborted:
+        status = "aborted"
     goats = list(state.goats) if state.phase == FINISHED else []
     return {
         "rounds": rounds, "status": status, "goats": goats,

@@ -104,6 +104,14 @@ class GameState:
     def over(self) -> bool:
         return self.phase in (FINISHED, INTERRUPTED)
 
+    @property
+    def aborted(self) -> bool:
+        """Interrupted before the first round ended (RULES.md 9, the decision against
+        rating farming): no round was ever scored, so it counts for nobody.  A state
+        built with a score sheet (a position of a later round) has been scored."""
+        return (self.phase == INTERRUPTED and self.last_round is None
+                and not any(self.scores) and not any(self.remembered))
+
     def hand(self, seat: int):
         """The tiles in a seat's hand, as Tile objects."""
         return tiles_of(self.hands[seat])

@@ -43,6 +43,17 @@ def a_game(make_user, players):
     return match, dict(enumerate(people))
 
 
+def play_first_round(match, people):
+    """Play the first round to its end through the services, each seat's move chosen
+    from its own view; the match is then in the pause before round 2."""
+    from games.play import service as services
+
+    while (state := state_of(match)).phase == rules.PLAYING:
+        services.act(match.pk, people[state.turn], human_move(match, state.turn), match.version)
+    assert state.last_round is not None and state.phase == rules.DEAL
+    return state
+
+
 def the_winner(match, before: int, seat: int) -> str:
     """Which of a late move by ``seat`` and the timeout of its turn won on ``match``,
     which was at version ``before``: "move" or "timeout" -- after checking that the log
@@ -53,7 +64,7 @@ def the_winner(match, before: int, seat: int) -> str:
     assert records.state_after(match) == rules.GameState.from_json(match.state)
     after = [(m.kind, m.seat) for m in log[before:]]
     if after == [("timeout", seat)]:
-        assert match.status == MatchStatus.INTERRUPTED
+        assert match.status == MatchStatus.ABORTED  # round 1: RULES.md 9, aborted
         assert (match.result["reason"], match.result["interrupted_by"]) == ("timeout", seat)
         return "timeout"
     # The move, and perhaps the knocks made for players after it (RULES.md 5, rule 3).

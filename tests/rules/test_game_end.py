@@ -87,7 +87,7 @@ def test_a_timeout_or_leaving_interrupts_the_game_at_once_and_the_round_is_not_s
     assert state.phase == "interrupted" and legal_actions(state) == ()
     assert state.scores == (30, 32, 13, 0) and state.remembered == (0, 0, 0, 9)
     assert events == [{"type": "interrupted", "seat": 1, "reason": reason,
-                       "scores": [30, 32, 13, 0]}]
+                       "scores": [30, 32, 13, 0], "aborted": False}]
     summary = summarize(Replay(state), rate=game_points)
     assert summary["status"] == "interrupted" and summary["interrupted_by"] == 1
     assert summary["rating_points"] == [1, 0, 2, 3]  # Serg: (32 - 0) / 10 = 3.2 -> 3

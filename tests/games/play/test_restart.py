@@ -28,7 +28,7 @@ def test_a_deadline_that_passed_while_the_server_was_down_is_enforced_after_its_
     daphne_server.kill()
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     daphne_server.start()  # nobody connects: the server's own clock must act
-    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == MatchStatus.INTERRUPTED), \
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == MatchStatus.ABORTED), \
         daphne_server.log_tail()
     match.refresh_from_db()
     assert match.result["reason"] == "timeout"

@@ -147,23 +147,26 @@ def test_a_passed_deadline_interrupts_the_game_with_nobody_connected(make_user):
     assert services.due_match_ids(timezone.now() + timedelta(seconds=11)) == [match.pk]
     assert services.run_due(match.pk, now=timezone.now() + timedelta(seconds=11))
     match.refresh_from_db()
-    assert match.status == MatchStatus.INTERRUPTED
+    # Timed out in the first round: aborted (RULES.md 9), nobody gets a point.
+    assert match.status == MatchStatus.ABORTED
     assert match.result["reason"] == "timeout"
-    loser = match.result["interrupted_by"]
-    assert match.result["rating_points"][loser] == 0
+    assert match.result["rating_points"] == [0, 0]
+    assert not RatingRecord.objects.filter(match=match).exists()
     assert Move.objects.filter(match=match, kind="timeout").count() == 1
 
 
-def test_leaving_a_running_game_counts_as_a_timeout(make_user):
+def test_leaving_in_the_first_round_aborts_the_game(make_user):
+    """RULES.md 9, the decision against rating farming: before the first round ends a
+    leave gives nobody anything (it would have given masha max(1, 0/10) = 1)."""
     masha, alex = make_user("masha"), make_user("alex")
     match = requests.create_request(masha, players=2)
     requests.join_request(alex, match.pk)
     services.leave_game(match.pk, alex)
     match.refresh_from_db()
-    assert match.status == MatchStatus.INTERRUPTED
+    assert match.status == MatchStatus.ABORTED
     assert match.result == {**match.result, "interrupted_by": 1, "reason": "left"}
-    assert match.result["rating_points"] == [1, 0]
-    assert RatingRecord.objects.filter(match=match).count() == 2
+    assert match.result["rating_points"] == [0, 0]
+    assert not RatingRecord.objects.filter(match=match).exists()
 
 
 def test_drawing_does_not_restart_the_turn_clock(make_user):

@@ -266,10 +266,10 @@ async def test_a_timeout_is_enforced_with_no_client_connected(settings):
     stop.set()
     await ticking
     match = await database_sync_to_async(Match.objects.get)(pk=match_id)
-    assert match.status == MatchStatus.INTERRUPTED and match.result["reason"] == "timeout"
+    assert match.status == MatchStatus.ABORTED and match.result["reason"] == "timeout"
     watcher = Seat(match_id, None)
     await watcher.connect()
-    assert watcher.status == "interrupted"
+    assert watcher.status == "aborted"  # round 1 (RULES.md 9)
 
 
 async def test_a_move_sent_as_the_clock_times_its_turn_out_either_wins_alone():
@@ -308,7 +308,7 @@ async def test_a_move_sent_as_the_clock_times_its_turn_out_either_wins_alone():
             await ticking
         match = await database_sync_to_async(Match.objects.get)(pk=match_id)
         winner = await database_sync_to_async(the_winner)(match, version, seats.index(mover))
-        assert mover.status == ("playing" if winner == "move" else "interrupted")
+        assert mover.status == ("playing" if winner == "move" else "aborted")
         winners.append(winner)
         for seat in seats:
             await seat.ws.disconnect()

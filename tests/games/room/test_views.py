@@ -69,7 +69,7 @@ def test_leaving_by_form_interrupts_the_game(client, table):
     response = client.post(f"/games/{match.pk}/leave/")
     assert response.status_code == 302
     match.refresh_from_db()
-    assert match.status == MatchStatus.INTERRUPTED and match.result["reason"] == "left"
+    assert match.status == MatchStatus.ABORTED and match.result["reason"] == "left"
 
 
 def test_an_aborted_game_says_so_in_its_room(client, table, make_user):
