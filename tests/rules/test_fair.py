@@ -120,3 +120,48 @@ def test_the_client_seeds_change_the_deal():
                                        ("é", False), ("a\nb", False), (5, False)])
 def test_client_seed_validity(seed, ok):
     assert fair.valid_client_seed(seed) is ok
+
+
+# -- records: `manage.py replay` checks the "fair" block ----------------------------------
+
+import json  # noqa: E402
+import pathlib  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def fair_record(seed=SEED_B, seeds=SEEDS_B, **changes):
+    deal, _ = fair.fair_deal(seed, 1, seeds)
+    block = {"scheme": "kozel-fair/1", "commitment": fair.commitment(seed),
+             "server_seed": seed.hex(), "client_seeds": list(seeds)}
+    block.update(changes)
+    return {"format": "kozel-record/1", "players": ["Masha", "Alex"], "fish": "one",
+            "fair": block, "rounds": [dict(deal.to_json(), moves=[])]}
+
+
+def replay_lines(tmp_path, *records):
+    paths = []
+    for n, record in enumerate(records):
+        paths.append(tmp_path / f"r{n}.json")
+        paths[-1].write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, "manage.py", "replay", *map(str, paths)], cwd=ROOT,
+                          capture_output=True, timeout=120)
+    return done.returncode, [json.loads(line) for line in done.stdout.decode().splitlines()]
+
+
+def test_replay_accepts_a_fair_record_and_refuses_a_changed_one(tmp_path):
+    good = fair_record()
+    swapped = fair_record()
+    # Round 1's hands, seat 0 "4-6 3-6 2-4 5-5 1-6 3-3 1-3" and seat 1 "6-6 3-5 ...":
+    # exchanging the two hands keeps a lawful deal that the seeds did not make.
+    swapped["rounds"][0]["hands"].reverse()
+    other_seed = fair_record(server_seed=SEED_A.hex())  # commitment still SEED_B's
+    other_client = fair_record(client_seeds=["0f1e2d3c4b5a69788796a5b4c3d2e1f0", "2"])
+    code, lines = replay_lines(tmp_path, good, swapped, other_seed, other_client)
+    assert code == 1
+    assert "error" not in lines[0] and lines[0]["rounds"][0]["result"] == "unfinished"
+    assert lines[1] == {"error": "round 1: the deal does not follow from the seeds (RECORD.md, kozel-fair/1)"}
+    assert "does not match its commitment" in lines[2]["error"]
+    assert lines[3]["error"].startswith("round 1: the deal does not follow")
