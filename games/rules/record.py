@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from . import fair
 from .actions import Action, action_from_json
 from .deal import Deal, deal_from_json
 from .engine import LEFT_GAME, TIMEOUT, apply, interrupt, new_game, start_round
@@ -39,6 +40,8 @@ class Record:
     turn_seconds: int | None = None  # informational, and optional in a record
     rounds: list[RecordRound] = field(default_factory=list)
     interrupt: tuple[int, str] | None = None  # (seat, "timeout" or "left")
+    fair: dict | None = None  # the kozel-fair/1 block, checked against every deal
+
 
     def to_json(self) -> dict:
         data = {"format": FORMAT, "players": list(self.players), "fish": self.fish}
@@ -46,6 +49,8 @@ class Record:
             data["turn_seconds"] = self.turn_seconds
         data["rounds"] = [dict(r.deal.to_json(), moves=[m.to_json() for m in r.moves])
                           for r in self.rounds]
+        if self.fair is not None:
+            data["fair"] = dict(self.fair)
         if self.interrupt is not None:
             data["interrupt"] = {"seat": self.interrupt[0], "reason": self.interrupt[1]}
         return data
@@ -83,7 +88,6 @@ def read_record(data: object) -> Record:
         raise InvalidRecord(f'"turn_seconds", when given, must be a whole number of seconds '
                             f'from 1 to {MAX_TURN_SECONDS}')
     _refuse_pairs(data.get("pairs", False))
-    # "fair" (the verifiable deal) is not checked yet: like any other field, it is ignored.
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
         raise InvalidRecord('"rounds" must be a list')
@@ -98,7 +102,41 @@ def read_record(data: object) -> Record:
                 or raw_interrupt.get("reason") not in (TIMEOUT, LEFT_GAME):
             raise InvalidRecord('"interrupt" must be {"seat": a seat, "reason": "timeout" or "left"}')
         record.interrupt = (raw_interrupt["seat"], raw_interrupt["reason"])
+    if "fair" in data:
+        record.fair = _read_fair(data["fair"], len(players))
+        _check_fair_deals(record)
     return record
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def _read_fair(raw: object, seats: int) -> dict:
+    """The kozel-fair/1 block (RECORD.md), its seed checked against its commitment."""
+    shape = ('"fair" must be {"scheme": "kozel-fair/1", "commitment": 64 hex, '
+             '"server_seed": 64 hex, "client_seeds": one per seat}')
+    if not isinstance(raw, dict) or raw.get("scheme") != fair.SCHEME:
+        raise InvalidRecord(shape)
+    hexes = [raw.get("commitment"), raw.get("server_seed")]
+    if not all(isinstance(h, str) and len(h) == 64 and set(h) <= _HEX for h in hexes):
+        raise InvalidRecord(shape)
+    seeds = raw.get("client_seeds")
+    if not isinstance(seeds, list) or len(seeds) != seats \
+            or not all(fair.valid_client_seed(s) for s in seeds):
+        raise InvalidRecord(shape + " (up to 64 printable ASCII characters each)")
+    if fair.commitment(bytes.fromhex(raw["server_seed"])) != raw["commitment"]:
+        raise InvalidRecord('"fair": the server seed does not match its commitment (RECORD.md, kozel-fair/1)')
+    return {"scheme": fair.SCHEME, "commitment": raw["commitment"],
+            "server_seed": raw["server_seed"], "client_seeds": list(seeds)}
+
+
+def _check_fair_deals(record: Record) -> None:
+    seed = bytes.fromhex(record.fair["server_seed"])
+    for number, rnd in enumerate(record.rounds, 1):
+        expected, _ = fair.fair_deal(seed, number, record.fair["client_seeds"])
+        if not fair.same_deal(rnd.deal, expected):
+            raise InvalidRecord(f"round {number}: the deal does not follow from the seeds "
+                                f"(RECORD.md, kozel-fair/1)")
 
 
 def _refuse_pairs(pairs: object) -> None:

@@ -54,14 +54,14 @@ def test_a_dash_reads_the_record_from_standard_input():
 
 def test_records_from_elsewhere_replay_as_the_sites_own(tmp_path):
     """RECORD.md: turn_seconds may be left out, any field it does not name is ignored at
-    every level, and a "fair" block is not checked yet; "pairs": true is refused."""
+    every level; "pairs": true is refused.  (A "fair" block is checked: tests/rules/test_fair.py.)"""
     record, state = play_game(4, "all", seed=4)
     data = record.to_json()
     own = tmp_path / "own.json"
     own.write_text(json.dumps(data))
     other = json.loads(json.dumps(data))
     del other["turn_seconds"]
-    other.update(site="elsewhere.example", fair={"scheme": "kozel-fair/1"})
+    other.update(site="elsewhere.example")
     other["rounds"][0]["number"] = 1
     for move in other["rounds"][0]["moves"]:
         move["clock"] = 7.5
