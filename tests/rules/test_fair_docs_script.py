@@ -8,7 +8,7 @@ import sys
 
 from tests.rules.test_fair import SEED_A, SEEDS_A, fair_record
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_the_docs_script_checks_a_fair_record(tmp_path):
