@@ -237,3 +237,20 @@ class RoundScore(AppendOnlyModel):
 
     def __str__(self):
         return f"#{self.match_id} round {self.round_number} seat {self.seat}"
+
+
+class ClockBeat(models.Model):
+    """When a turn clock last swept (DESIGN.md, Time): one row, written by every clock
+    process on every sweep, so it holds the latest beat of any of them.  A clock that
+    finds it older than KOZEL_CLOCK_OUTAGE (or missing: no clock has ever run) knows that
+    no clock ran meanwhile, and gives the turns that ran out then their time again
+    (RULES.md 9, the site's own downtime)."""
+
+    beat_at = models.DateTimeField(_("last sweep"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("clock heartbeat")
+        verbose_name_plural = _("clock heartbeats")
+
+    def __str__(self):
+        return f"clock beat {self.beat_at}"

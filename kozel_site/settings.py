@@ -248,6 +248,10 @@ KOZEL_CLOCK_IN_SERVER = config.env_bool(ENV, "KOZEL_CLOCK_IN_SERVER",
                                         default=not ENV.get("REDIS_URL", "").strip())
 # Seconds between the clock's sweeps: how late a bot's move or a timeout may be at most.
 KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
+# Seconds without a sweep of any clock after which the site counts as having been down:
+# a turn whose time ran out meanwhile gets its full time again (RULES.md 9).  Several
+# ticks, so that a slow sweep on a busy machine is not taken for an outage.
+KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
 # Seconds between a server process's looks at the versions of the games it has rooms open
 # for: a change whose notice never came (its process died between commit and notice) is
 # shown after one to two of these (games/room/hub.py).

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import weakref
 
-from channels.generic.websocket import AsyncWebsocketConsumer
+from games.room.closing import ClosingOnce
 from django.utils import timezone, translation
 
 from games.play import notify
@@ -19,7 +19,7 @@ from games.room.perloop import PerLoop
 log = logging.getLogger(__name__)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(ClosingOnce):
     """``/ws/lobby/``: the open requests, live; and the way to one's table when it fills."""
 
     async def connect(self):

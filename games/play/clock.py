@@ -5,6 +5,11 @@ sweeps may run at once: each due match is decided by ``service.run_due`` and wri
 with the same compare-and-swap as a move, so a late move and a timeout cannot both win,
 and two clocks never act twice.  The sweep runs inside the server process in the
 embedded setup (kozel_site/asgi.py) and as ``manage.py clock`` when scaled out.
+
+Every sweep first beats: it records its time in the one ClockBeat row, which so holds
+the latest sweep of any clock.  A clock that finds the beat older than
+KOZEL_CLOCK_OUTAGE, or none at all (no clock has ever run), knows the site was down and
+first gives every turn that ran out meanwhile its full time again (RULES.md 9).
 """
 
 from __future__ import annotations
@@ -13,21 +18,49 @@ import asyncio
 import logging
 
 from django.conf import settings
-from django.db import close_old_connections
+from datetime import timedelta
 
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from games.models import ClockBeat
 from games.play import notify, service
 from games.play.dbcall import database_call
 
 log = logging.getLogger(__name__)
 
 
-def sweep_once() -> int:
-    """Handle every match due now; returns how many were acted on."""
-    close_old_connections()
+def beat(now=None) -> bool:
+    """Record this sweep's time; before that, if no clock has swept for longer than
+    KOZEL_CLOCK_OUTAGE (or ever), give the turns that ran out meanwhile their time again.
+    Whether there was such an outage.
+
+    The beat row is locked while this is decided (on PostgreSQL; SQLite has one writer
+    anyway), so of several clocks coming back at once one gives the time and the others
+    then find its fresh beat, rather than timing out what it is giving time to."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        last = ClockBeat.objects.select_for_update().filter(pk=1).first()
+        if last is None:  # the first clock ever (or the row was cleared): it cannot know
+            last, _created = ClockBeat.objects.get_or_create(pk=1)
+        outage = (last.beat_at is None
+                  or now - last.beat_at > timedelta(seconds=settings.KOZEL_CLOCK_OUTAGE))
+        if outage:
+            given = service.give_time_again(now)
+            log.info("clock: no clock since %s; %d turn(s) given their time again",
+                     last.beat_at or "ever", given)
+        ClockBeat.objects.filter(pk=1).update(beat_at=now)
+    return outage
+
+
+def sweep_once(now=None) -> int:
+    """Beat, then handle every match due ``now``; returns how many were acted on."""
+    now = now or timezone.now()
+    beat(now)
     acted = 0
-    for match_id in service.due_match_ids():
+    for match_id in service.due_match_ids(now):
         try:
-            acted += service.run_due(match_id)
+            acted += service.run_due(match_id, now)
         except Exception:  # one broken match must not stop the clock for all the others
             log.exception("clock: match %s failed", match_id)
     return acted
@@ -35,6 +68,7 @@ def sweep_once() -> int:
 
 def _sweep_collecting() -> list:
     # The sweep's notices are sent by run() on the event loop (games.play.notify.collected).
+    close_old_connections()
     with notify.collected() as notices:
         sweep_once()
     return notices

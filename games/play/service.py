@@ -259,6 +259,20 @@ def due_match_ids(now=None, limit: int = 200) -> list[int]:
                 .order_by("deadline").values_list("pk", flat=True)[:limit])
 
 
+def give_time_again(now=None) -> int:
+    """After an outage of every clock (RULES.md 9, the site's own downtime): every running
+    match whose deadline has passed gets its full time again, counted from ``now`` -- the
+    player to move their turn time, a bot its delay, a pause its length.  Whatever is due
+    when a clock comes back ran out while none was keeping time (a running clock would
+    have acted on it).  How many matches were given time."""
+    now = now or timezone.now()
+    given = 0
+    for match in Match.objects.filter(status=MatchStatus.PLAYING, deadline__lte=now):
+        state = rules.GameState.from_json(match.state)
+        given += store.move_deadline(match, now + _time_for(match, state))
+    return given
+
+
 def run_due(match_id: int, now=None) -> bool:
     """Do what a passed deadline calls for: the next deal after a round's pause, a bot's
     move, or a timeout; whether anything was done.  Any number of clocks may run this

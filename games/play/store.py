@@ -79,6 +79,15 @@ def commit(change: Change) -> int:
     return change.version
 
 
+def move_deadline(match: Match, deadline) -> bool:
+    """Set the deadline of ``match`` to ``deadline`` if it is still at the version and
+    deadline it was read with; whether it was.  Only the clock's time: no move is made, so
+    the version stays (it counts the moves) -- a move or a timeout that got there first
+    wins, and this writes nothing."""
+    return Match.objects.filter(pk=match.pk, version=match.version,
+                                deadline=match.deadline).update(deadline=deadline) == 1
+
+
 def round_scores(match: Match, events: list[dict]) -> list[RoundScore]:
     """The score table's rows of a round these events ended (unsaved), one per seat."""
     return [RoundScore(match_id=match.pk, round_number=ended["round"], seat=seat,

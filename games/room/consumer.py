@@ -14,7 +14,7 @@ import logging
 import time
 
 from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
+from games.room.closing import ClosingOnce
 from django.conf import settings
 from django.db import DatabaseError
 from django.template.loader import render_to_string
@@ -79,7 +79,7 @@ def parse_version(value) -> int | None:
     return None
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(ClosingOnce):
     # No channel-layer channel of its own: the process's hub hears the match's group and
     # calls ``send_snapshot`` (games/room/hub.py).
     channel_layer_alias = None
@@ -154,7 +154,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         try:
             data = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deep to decode
             await self.send_notice(_("That message is not JSON."), error=True)
             return
         if not isinstance(data, dict):

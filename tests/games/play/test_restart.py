@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import rules
 from games.play import service as services
 from games.lobby import service as requests
-from games.models import Match, MatchStatus
+from games.models import ClockBeat, Match, MatchStatus
 from games.records.log import state_after
 
 from ..conftest import human_move, wait_for
@@ -20,19 +20,39 @@ from ..conftest import human_move, wait_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_deadline_that_passed_while_the_server_was_down_is_enforced_after_its_restart(
-        daphne_server, make_user):
-    masha, alex = make_user("rs1"), make_user("rs2")
+def outage_over_a_turn(make_user, name, kill, start, log_tail):
+    """RULES.md 9, the site's own downtime, against real processes: the clock is killed
+    (SIGKILL) during a 10 s turn and started again only once the turn would have run out.
+    The player to move is not timed out at once: they get the full 10 s again, counted
+    from the clock's return, and are timed out after them, being idle."""
+    masha, alex = make_user(f"{name}1"), make_user(f"{name}2")
     match = requests.create_request(masha, players=2, turn_seconds=10)
     requests.join_request(alex, match.pk)
-    daphne_server.kill()
-    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    daphne_server.start()  # nobody connects: the server's own clock must act
-    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == MatchStatus.ABORTED), \
-        daphne_server.log_tail()
+    match.refresh_from_db()
+    old_deadline = match.deadline
+    kill()
+    assert wait_for(lambda: timezone.now() > old_deadline + timedelta(seconds=1), seconds=15)
+    back = timezone.now()
+    start()  # nobody connects: the clock's own sweep must decide
+    assert wait_for(lambda: ClockBeat.objects.filter(beat_at__gte=back).exists()), log_tail()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.PLAYING, log_tail()
+    assert match.moves.filter(kind="timeout").count() == 0
+    assert match.deadline >= back + timedelta(seconds=10)
+    given = match.deadline
+    # (timed out in the first round: aborted, RULES.md 9)
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == MatchStatus.ABORTED,
+                    seconds=30), log_tail()
     match.refresh_from_db()
     assert match.result["reason"] == "timeout"
-    assert match.moves.filter(kind="timeout").count() == 1
+    assert match.moves.get(kind="timeout").created_at >= given
+
+
+def test_a_turn_that_ran_out_while_the_server_was_down_gets_its_full_time_after_the_restart(
+        daphne_server, make_user):
+    """The embedded setup: the clock runs inside the daphne process."""
+    outage_over_a_turn(make_user, "rs1", daphne_server.kill, daphne_server.start,
+                       daphne_server.log_tail)
 
 
 def test_a_game_resumes_where_it_stood_after_the_server_is_killed(daphne_server, make_user):

@@ -1,0 +1,36 @@
+"""What every WebSocket of the site shares: once it is closing, nothing more is sent.
+
+A socket closed for a flood can still have frames queued for it (the hub's, the lobby's
+list); sent after the close they reach daphne's closed protocol, which raises and logs a
+traceback for each.  They are dropped here instead: nobody can receive them."""
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+
+class ClosingOnce(AsyncWebsocketConsumer):
+    closing = False
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if self.closing:
+            return
+        self.closing = bool(close)
+        await super().send(text_data, bytes_data, close)
+
+    async def close(self, code=None, reason=None):
+        if self.closing:
+            return
+        self.closing = True
+        await super().close(code, reason)
+
+    async def websocket_disconnect(self, message):
+        self.closing = True
+        await super().websocket_disconnect(message)
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Every WebSocket path the site does not serve: refused at the handshake (daphne
+    answers HTTP 403), with no log line of its own -- rather than the router's
+    "No route found" error, an HTTP 500 and a traceback."""
+
+    async def connect(self):
+        await self.close()
