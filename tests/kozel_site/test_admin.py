@@ -225,7 +225,7 @@ def test_a_game_that_is_over_shows_its_tiles(client, seated_staff):
     bazaar_tile = dealt["bazaar"][0]
     services.leave_game(match.pk, match.seats.get(number=1).user)
     match.refresh_from_db()
-    assert match.status == "interrupted"
+    assert match.status == "aborted"  # left in the first round (RULES.md 9)
 
     pages = staff_pages(client, match, bazaar_tile)
     # The state and the deal's payload: every one of the 14 dealt tiles and the bazaar.
