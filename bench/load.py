@@ -188,8 +188,8 @@ def start_site(args, env: dict, workdir: Path) -> tuple[list[Process], list[Proc
 
 def machine_figures(workdir: Path) -> dict:
     """Two figures of the machine itself, taken before the site starts, so that runs of
-    different sittings can be told apart from changes of the code (docs/performance.md:
-    the same code's figures have moved by half and more between sittings): the time of
+    different sittings can be told apart from changes of the code (the same code's
+    figures move by half and more between sittings on a shared machine): the time of
     a fixed piece of Python (JSON and strings, as the servers' work is; best of five), and
     the disk's flush (200 writes of the same 8 KB block of a file each followed by
     ``fdatasync``, as PostgreSQL's commit writes its log, and as ``pg_test_fsync``

@@ -33,8 +33,8 @@ SEATS = 4
 
 def python_cpu_ms() -> float:
     """The CPU time of bench/load.py's fixed piece of Python (best of five): this
-    machine's speed moves between sittings (docs/performance.md, point 67), and with it
-    every figure below; it tells sittings apart."""
+    machine's speed moves between sittings, and with it every figure below; it tells
+    sittings apart."""
     import json
 
     def work() -> float:

@@ -119,7 +119,7 @@ def _players(c: dict, language: str) -> str:
 
 # A move changes one or two players' lines (the mover's count, whose turn it is): the
 # others are the lines of the version before, so lines are kept across versions and
-# matches, by everything they show and the language (docs/performance.md, point 57).
+# matches, by everything they show and the language.
 # Bounded: a few thousand lines cover every table of a busy process for seconds (250
 # tables show 2,000 lines at a time), and all the kept parts together take about 9 MB
 # at the most.  ``language`` is a part of the key only: gettext reads the active

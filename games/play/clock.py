@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-
-from django.conf import settings
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 

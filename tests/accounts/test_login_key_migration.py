@@ -1,4 +1,4 @@
-"""The login key's migrations (accounts 0003 and 0004, issue 23 point 3), run by Django's
+"""The login key's migrations (accounts 0003 and 0004), run by Django's
 migration executor on accounts registered before the key, and the database they leave."""
 
 import os

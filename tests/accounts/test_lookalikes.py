@@ -1,4 +1,4 @@
-"""Look-alike login names (issue 23, point 3): one alphabet per name, and no name that a
+"""Look-alike login names: one alphabet per name, and no name that a
 reader could take for a taken one (Unicode TR39 skeletons, accounts.logins).
 
 The pairs below collide by the standard's table (confusables.txt), worked out by hand:

@@ -66,7 +66,7 @@ def test_the_ladder_index_exists(db):
     assert constraints["player_ladder_idx"]["columns"] == ["rating", "id"]
 
 
-# -- the rating history and the games (issue 5, point 3) --------------------------------
+# -- the rating history and the games -------------------------------------------------
 
 from datetime import timedelta  # noqa: E402
 
@@ -168,7 +168,7 @@ def test_an_annulled_game_is_marked(client, make_user, ended_game):
     assert Player.objects.get(user=masha).rating == 2
 
 
-# -- private games stay private (issue 23, point 8) -------------------------------------
+# -- private games stay private ----------------------------------------------------------
 
 @pytest.fixture
 def secret_game(make_user, ended_game):

@@ -135,7 +135,7 @@ def test_players_stats_are_read_only_in_the_admin(admin_client, finished_match):
     assert 'name="rating"' not in page
 
 
-# -- a running game's hidden tiles (issue 23, point 1) ----------------------------------
+# -- a running game's hidden tiles ---------------------------------------------------
 
 ALL_TILES = [f"{low}-{high}" for low in range(7) for high in range(low, 7)]  # 28 names
 

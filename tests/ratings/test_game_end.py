@@ -1,4 +1,4 @@
-"""Point 1: rating points when a game ends, played end to end through games.play.service.
+"""Rating points when a game ends, played end to end through games.play.service.
 
 The examples of RULES.md 8 and 9 are whole games: their records (tests/ratings/records)
 are dealt and played move by move through the services, and the clock or a player's

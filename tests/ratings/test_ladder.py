@@ -1,4 +1,4 @@
-"""Point 2: the ladder at /ratings/ — ranks, pages, finding a player, periods."""
+"""The ladder at /ratings/ — ranks, pages, finding a player, periods."""
 
 import re
 from datetime import timedelta

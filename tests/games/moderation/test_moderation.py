@@ -1,4 +1,4 @@
-"""Point 5: moderation — abort, annul, close and reopen accounts, the running games page,
+"""Moderation — abort, annul, close and reopen accounts, the running games page,
 and the log of every action (who, when, why)."""
 
 import asyncio

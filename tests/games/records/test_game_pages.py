@@ -1,4 +1,4 @@
-"""Point 4: the page of a game that is over, its record to download, and the replay viewer."""
+"""The page of a game that is over, its record to download, and the replay viewer."""
 
 import io
 import json

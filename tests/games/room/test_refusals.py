@@ -1,4 +1,4 @@
-"""Clean refusals over real WebSockets (issue 23, 5): a message nested too deep, a path
+"""Clean refusals over real WebSockets: a message nested too deep, a path
 the site does not serve, a flood.  Each is refused with its own close code or HTTP status,
 and the server's log gets no traceback.  The server is daphne in a subprocess
 (tests/daphne_server.py), so its log is the one a site's operator reads."""
