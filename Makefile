@@ -34,12 +34,14 @@ run: migrate
 dev: export DEBUG = 1
 dev: run
 
-# The whole pytest suite; pytest-django builds its own test database.
-# First a Chromium for the browser tests (bin/ensure-browser says how it finds one).
-# Extra arguments: make test PYTEST_ARGS="-k accounts -x"
+# The whole pytest suite, one worker process per core (pytest-xdist); pytest-django builds
+# each worker its own test database. First a Chromium for the browser tests
+# (bin/ensure-browser says how it finds one).
+# Extra arguments: make test PYTEST_ARGS="-k accounts -x"; one process: PYTEST_WORKERS=0
+PYTEST_WORKERS ?= auto
 test: $(STAMP)
 	bin/ensure-browser
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) bench/rules.py
