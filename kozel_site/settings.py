@@ -256,3 +256,9 @@ KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
 # for: a change whose notice never came (its process died between commit and notice) is
 # shown after one to two of these (games/room/hub.py).
 KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
+
+# -- Moderation: the suspicious games page (games/moderation/suspicious.py) -------------
+# The rated games it looks at: those created within this many days.
+KOZEL_SUSPICIOUS_DAYS = config.env_int(ENV, "KOZEL_SUSPICIOUS_DAYS", 90)
+# Rated games two accounts must have sat at together to be listed as a pair.
+KOZEL_SUSPICIOUS_MIN_GAMES = config.env_int(ENV, "KOZEL_SUSPICIOUS_MIN_GAMES", 3)
