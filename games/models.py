@@ -160,6 +160,26 @@ class Seat(models.Model):
         return f"#{self.match_id} seat {self.number}: {who}"
 
 
+class SeatAddress(models.Model):
+    """The client address a person took a seat from (creating or joining a request), for
+    the moderators' look at rated games between accounts of one address
+    (games/moderation/suspicious.py).  Apart from Seat, so that nothing that shows a seat
+    can show its address: only the moderation pages read this model."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, primary_key=True,
+                                related_name="address")
+    address = models.GenericIPAddressField(_("client address"))
+    recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("seat's client address")
+        verbose_name_plural = _("seats' client addresses")
+        indexes = [models.Index(fields=["address"], name="seataddress_address_idx")]
+
+    def __str__(self):
+        return f"seat {self.seat_id} address"
+
+
 class MoveKind(models.TextChoices):
     DEAL = "deal", _("deal")
     PLAY = "play", _("play")

@@ -16,11 +16,24 @@ from django.conf import settings
 def client_address(request) -> str:
     """The client's IP address: REMOTE_ADDR, or with TRUSTED_PROXIES = n the n-th entry of
     X-Forwarded-For counted from its right end."""
-    socket_address = request.META.get("REMOTE_ADDR", "")
+    return address_behind_proxies(request.META.get("REMOTE_ADDR", ""),
+                                  request.META.get("HTTP_X_FORWARDED_FOR", ""))
+
+
+def scope_address(scope) -> str:
+    """The same address for a WebSocket (or any ASGI connection), from its scope."""
+    client = scope.get("client") or ("", 0)
+    forwarded = b",".join(value for name, value in scope.get("headers") or ()
+                          if name.lower() == b"x-forwarded-for")
+    return address_behind_proxies(str(client[0] or ""), forwarded.decode("latin-1"))
+
+
+def address_behind_proxies(socket_address: str, forwarded_header: str) -> str:
+    """The socket's address, or the one TRUSTED_PROXIES of our own vouch for in the header."""
     proxies = settings.TRUSTED_PROXIES
     if not proxies:
         return socket_address
-    forwarded = [entry.strip() for entry in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [entry.strip() for entry in forwarded_header.split(",")]
     forwarded = [entry for entry in forwarded if entry]
     if not forwarded:
         return socket_address

@@ -256,3 +256,23 @@ KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
 # for: a change whose notice never came (its process died between commit and notice) is
 # shown after one to two of these (games/room/hub.py).
 KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
+
+# -- WebSocket caps across sockets (games/room/socketcaps.py) ----------------------------
+# Counted in the cache (Redis, shared by every server process, when REDIS_URL is set).
+# Messages and new connections one account (an anonymous visitor: one address) may make
+# over all its sockets together, in django-ratelimit's notation: reconnecting does not
+# start afresh, as KOZEL_WS_FLOOD's per-socket count does.
+KOZEL_WS_ACCOUNT_RATE = config.rate(ENV, "KOZEL_WS_ACCOUNT_RATE", "300/m")
+# Open sockets of one account (an anonymous visitor: one address) to one game's room.
+KOZEL_WS_SOCKETS_PER_GAME = config.env_int(ENV, "KOZEL_WS_SOCKETS_PER_GAME", 5)
+# Open lobby sockets from one client address (a family or a school may share one).
+KOZEL_WS_LOBBY_SOCKETS_PER_ADDRESS = config.env_int(ENV, "KOZEL_WS_LOBBY_SOCKETS_PER_ADDRESS", 20)
+# Seconds a socket's slot lives in the cache unless its socket renews it (every third of
+# this): a server process that dies leaves no slot taken for longer.
+KOZEL_WS_SLOT_TTL = config.env_int(ENV, "KOZEL_WS_SLOT_TTL", 60)
+
+# -- Moderation: the suspicious games page (games/moderation/suspicious.py) -------------
+# The rated games it looks at: those created within this many days.
+KOZEL_SUSPICIOUS_DAYS = config.env_int(ENV, "KOZEL_SUSPICIOUS_DAYS", 90)
+# Rated games two accounts must have sat at together to be listed as a pair.
+KOZEL_SUSPICIOUS_MIN_GAMES = config.env_int(ENV, "KOZEL_SUSPICIOUS_MIN_GAMES", 3)

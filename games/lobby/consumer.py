@@ -11,10 +11,12 @@ from django.utils import timezone, translation
 
 from games.play import notify
 from games.play.dbcall import database_call
-from games.room import layerwatch
-from games.room.consumer import (CLOSE_NOT_A_MESSAGE, CLOSE_TOO_LARGE, MAX_MESSAGE_BYTES,
+from games.room import layerwatch, socketcaps
+from games.room.consumer import (CLOSE_FLOOD, CLOSE_NOT_A_MESSAGE, CLOSE_TOO_LARGE,
+                                 CLOSE_TOO_MANY_SOCKETS, MAX_MESSAGE_BYTES, refuse,
                                  scope_language)
 from games.room.perloop import PerLoop
+from kozel_site.clientaddress import scope_address
 
 log = logging.getLogger(__name__)
 
@@ -22,10 +24,27 @@ log = logging.getLogger(__name__)
 class LobbyConsumer(ClosingOnce):
     """``/ws/lobby/``: the open requests, live; and the way to one's table when it fills."""
 
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when a handler failed: the slot is free again
+            slot = getattr(self, "slot", None)
+            if slot is not None:
+                await slot.give_back()
+
     async def connect(self):
         self.user = self.scope["user"]
         self.language = scope_language(self.scope)
         self.connected_at = timezone.now()
+        who, address = socketcaps.owner(self.scope), scope_address(self.scope)
+        if await socketcaps.over_account_rate(who):
+            await refuse(self, CLOSE_FLOOD, "account-rate", who, "lobby connections")
+            return
+        self.slot = socketcaps.lobby_slot(address)
+        if not await self.slot.take():
+            await refuse(self, CLOSE_TOO_MANY_SOCKETS, "lobby-sockets",
+                         f"address:{address}", "lobby")
+            return
         self.groups_joined = [notify.LOBBY_GROUP]
         if self.user.is_authenticated:
             self.groups_joined.append(notify.user_group(self.user.pk))
@@ -37,6 +56,9 @@ class LobbyConsumer(ClosingOnce):
         await self.send_requests()
 
     async def disconnect(self, code):
+        slot = getattr(self, "slot", None)
+        if slot is not None:
+            await slot.give_back()
         for group in getattr(self, "groups_joined", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "pages", None) is not None:

@@ -27,6 +27,7 @@ from games.lobby import service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
 from games.play.service import PlayError
+from kozel_site.clientaddress import client_address
 
 
 def _go(request, url):
@@ -88,7 +89,8 @@ def create_request(request):
     if not form.is_valid():
         return _lobby_page(request, create_form=form)
     try:
-        match = requests.create_request(request.user, **form.cleaned_data)
+        match = requests.create_request(request.user, address=client_address(request),
+                                        **form.cleaned_data)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())
@@ -108,7 +110,8 @@ def play_with_bots(request):
     if not form.is_valid():
         return _lobby_page(request, bots_form=form)
     try:
-        match = requests.play_with_bots(request.user, **form.cleaned_data)
+        match = requests.play_with_bots(request.user, address=client_address(request),
+                                        **form.cleaned_data)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())
@@ -117,7 +120,8 @@ def play_with_bots(request):
 
 def _join(request, match_id, token=None):
     try:
-        match = requests.join_request(request.user, match_id, invite_token=token)
+        match = requests.join_request(request.user, match_id, invite_token=token,
+                                      address=client_address(request))
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())

@@ -8,6 +8,7 @@ app_name = "moderation"
 
 urlpatterns = [
     path("moderation/", views.index, name="index"),
+    path("moderation/suspicious/", views.suspicious, name="suspicious"),
     path("moderation/games/", views.find_game, name="find_game"),
     path("moderation/games/<int:match_id>/", views.game, name="game"),
     path("moderation/games/<int:match_id>/abort/", views.abort, name="abort"),

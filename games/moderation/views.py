@@ -5,6 +5,7 @@ entry are games.moderation's."""
 from functools import wraps
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -17,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import ModeratorAction, User
 from games.moderation import service as moderation
+from games.moderation import suspicious as signs
 from games.play import service as services
 from games.lobby import service as requests
 from games.models import Match, Seat
@@ -56,6 +58,19 @@ def index(request):
     actions = ModeratorAction.objects.select_related("moderator", "person", "match")[:20]
     return render(request, "games/moderation/index.html", {
         "page": page, "actions": actions, "reason_form": ReasonForm(),
+    })
+
+
+@moderator_required
+def suspicious(request):
+    """Signs of rating boosting: rated games of accounts from one address, and pairs that
+    keep meeting where one of them exits early (games/moderation/suspicious.py)."""
+    return render(request, "games/moderation/suspicious.html", {
+        "shared": signs.shared_address_games(),
+        "pairs": signs.meeting_pairs(),
+        "days": settings.KOZEL_SUSPICIOUS_DAYS,
+        "min_games": settings.KOZEL_SUSPICIOUS_MIN_GAMES,
+        "early_rounds": signs.EARLY_EXIT_ROUNDS,
     })
 
 

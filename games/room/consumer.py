@@ -25,7 +25,7 @@ from django.utils.translation import trans_real
 from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call
-from games.room import cache, hub as hubs
+from games.room import cache, hub as hubs, socketcaps
 from games.room.present import announce
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,19 @@ CLOSE_PRIVATE = 4403
 CLOSE_TOO_LARGE = 4413
 CLOSE_FLOOD = 4429
 CLOSE_NOT_A_MESSAGE = 4400
+# Over a cap across sockets (games/room/socketcaps.py): too many open at once.  The page
+# says so and does not reconnect (static/js/kozel.js), as for every 4xxx code.
+CLOSE_TOO_MANY_SOCKETS = 4409
+
+
+async def refuse(consumer, code: int, what: str, who: str, detail: str) -> None:
+    """Accept, then close with ``code``: a refusal at the handshake reaches a browser as a
+    bare 1006, which says nothing and is retried; one log line a minute at most."""
+    await socketcaps.log_refusal_once(what, who, detail)
+    await consumer.accept()
+    await consumer.close(code=code)
+
+
 def scope_language(scope) -> str:
     """The language the person chose (the language cookie), else their browser's."""
     supported = {code for code, _name in settings.LANGUAGES}
@@ -107,12 +120,23 @@ class GameConsumer(ClosingOnce):
         self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
         self.sent_version = -1
         self.sent_table = None
+        self.owner = socketcaps.owner(self.scope)
+        # Before the database: a reconnecting loop costs a full view each time.
+        if await socketcaps.over_account_rate(self.owner):
+            await refuse(self, CLOSE_FLOOD, "account-rate", self.owner,
+                         f"connections to game {self.match_id}")
+            return
         match, seat = await database_call(self._who_am_i)()
         if match is None:
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
         if match.hidden_from(self.user, seat):
             await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
+            return
+        self.slot = socketcaps.game_slot(self.owner, self.match_id)
+        if not await self.slot.take():
+            await refuse(self, CLOSE_TOO_MANY_SOCKETS, "game-sockets", self.owner,
+                         f"game {self.match_id}")
             return
         self.seat = seat
         self.snapshots = cache.snapshots()
@@ -132,10 +156,13 @@ class GameConsumer(ClosingOnce):
         await self.leave_room()
 
     async def leave_room(self):
-        """Once only, however the consumer ends."""
+        """Once only, however the consumer ends; its socket's slot is free again."""
         hub, self.hub = getattr(self, "hub", None), None
         if hub is not None:
             await hub.leave(self, self.match_id)
+        slot = getattr(self, "slot", None)
+        if slot is not None:
+            await slot.give_back()
 
     async def receive(self, text_data=None, bytes_data=None):
         # Refusals and notices in the player's language: the override holds on this task
@@ -145,6 +172,12 @@ class GameConsumer(ClosingOnce):
 
     async def handle_message(self, text_data):
         if not self.bucket.allow():
+            await self.send_notice(_("Too many messages: slow down."), error=True)
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if await socketcaps.over_account_rate(self.owner):  # over all its sockets
+            await socketcaps.log_refusal_once("account-rate", self.owner,
+                                              f"messages to game {self.match_id}")
             await self.send_notice(_("Too many messages: slow down."), error=True)
             await self.close(code=CLOSE_FLOOD)
             return

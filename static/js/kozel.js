@@ -70,10 +70,21 @@
   });
 
   // -- reconnect whatever closed the socket, unless the server refused us for good ----
+  // Over a cap (4409: too many sockets open, 4429: too many messages or reconnections)
+  // the page says so; reconnecting would only be refused again.
+  function showRefusal(code) {
+    var note = document.querySelector("[data-socket-refused]");
+    var text = note && note.getAttribute("data-refused-" + code);
+    if (!text) return;
+    note.textContent = text;
+    note.hidden = false;
+  }
+
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event.code;
     var htmxRetries = [1006, 1011, 1012, 1013].indexOf(code) >= 0;
     var refused = code >= 4000 && code < 5000;
+    if (refused) showRefusal(code);
     if (htmxRetries || refused) return;
     var socket = event.detail.socketWrapper;
     setTimeout(function () { socket.reconnect(); }, 500 + Math.random() * 1500);

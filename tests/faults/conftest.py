@@ -7,7 +7,7 @@ import time
 import pytest
 
 # Test players move as fast as the server answers; people (and the flood limit) do not.
-QUICK_PLAYERS = {"KOZEL_WS_FLOOD": "1000,1000"}
+QUICK_PLAYERS = {"KOZEL_WS_FLOOD": "1000,1000", "KOZEL_WS_ACCOUNT_RATE": "100000/s"}
 
 
 @pytest.fixture

@@ -98,6 +98,7 @@ messages = (moves.map(json.dumps) | json_values.map(json.dumps)
 @pytest.fixture
 def table(transactional_db, make_user, settings):
     settings.KOZEL_WS_FLOOD = (10 ** 6, 10 ** 6)  # hypothesis sends far faster than people
+    settings.KOZEL_WS_ACCOUNT_RATE = "1000000/s"   # over all of one account's sockets too
     users = [make_user(f"fuzz{n}") for n in range(2)]
     match = requests.create_request(users[0], players=2, turn_seconds=120)
     requests.join_request(users[1], match.pk)

@@ -16,6 +16,7 @@ def _no_waiting(settings):
     settings.KOZEL_ROUND_PAUSE = 0
     settings.KOZEL_CLOCK_IN_SERVER = False
     settings.KOZEL_WS_FLOOD = (1000.0, 1000)  # test players move far faster than people
+    settings.KOZEL_WS_ACCOUNT_RATE = "100000/s"  # over all of one account's sockets too
 
 
 def state_of(match):

@@ -1,0 +1,149 @@
+"""Caps on WebSockets across sockets and server processes, kept in Django's cache (Redis,
+shared by every process, when REDIS_URL is set; the one process's memory otherwise).
+
+- A rate of messages and new connections for one account over all its sockets
+  (KOZEL_WS_ACCOUNT_RATE, django-ratelimit's fixed windows): the per-socket flood limit
+  (KOZEL_WS_FLOOD) alone starts afresh with every reconnection, and every connection
+  costs a full view from the database.
+- Open sockets of one account to one game (KOZEL_WS_SOCKETS_PER_GAME), and of one client
+  address to the lobby (KOZEL_WS_LOBBY_SOCKETS_PER_ADDRESS).  Each open socket holds one
+  of its owner's numbered slots, a cache key taken with an atomic ``add``; the socket
+  gives it back when it closes and renews it while it lives, and a slot whose process
+  died expires after KOZEL_WS_SLOT_TTL seconds.
+
+An anonymous visitor is counted by client address (kozel_site.clientaddress).  If the
+cache cannot be reached, sockets are let through: the per-socket limits still hold, and a
+game must not stop because Redis flapped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
+from django_ratelimit.core import is_ratelimited
+
+from kozel_site.clientaddress import scope_address
+
+log = logging.getLogger(__name__)
+
+REFUSAL_LOG_SECONDS = 60  # one log line per owner and kind of refusal in this long
+
+
+def owner(scope) -> str:
+    """Whom a socket counts against: its account, or an anonymous visitor's address."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    return f"address:{scope_address(scope)}"
+
+
+def _off_the_loop(function):
+    # The cache's calls block (a round trip to Redis): on a worker thread, not the loop,
+    # nor the one database thread the moves queue on.
+    return sync_to_async(function, thread_sensitive=False)
+
+
+def _over_rate(who: str) -> bool:
+    try:
+        return is_ratelimited(None, group="ws.account", key=lambda _group, _request: who,
+                              rate=settings.KOZEL_WS_ACCOUNT_RATE, increment=True)
+    except Exception as error:  # the cache unreachable: let it through (module docstring)
+        log.warning("socket caps: the cache is unavailable: %s", error)
+        return False
+
+
+async def over_account_rate(who: str) -> bool:
+    """Counts one message or connection of ``who``; True once over KOZEL_WS_ACCOUNT_RATE."""
+    return await _off_the_loop(_over_rate)(who)
+
+
+def _log_refusal_once(what: str, who: str, detail: str) -> None:
+    try:
+        first = cache.add(f"ws-refusal-logged:{what}:{who}", 1, REFUSAL_LOG_SECONDS)
+    except Exception:
+        first = True
+    if first:
+        log.warning("socket refused (%s) for %s: %s", what, who, detail)
+
+
+async def log_refusal_once(what: str, who: str, detail: str) -> None:
+    """At most one log line per owner and kind of refusal a minute, however many sockets."""
+    await _off_the_loop(_log_refusal_once)(what, who, detail)
+
+
+class Slot:
+    """One open socket's place among its owner's ``cap`` places under ``name``."""
+
+    def __init__(self, name: str, cap: int) -> None:
+        self.name, self.cap = name, cap
+        self.token = secrets.token_hex(8)
+        self.key: str | None = None
+        self.renewing: asyncio.Task | None = None
+
+    def _take(self) -> bool:
+        ttl = settings.KOZEL_WS_SLOT_TTL
+        try:
+            for number in range(self.cap):
+                key = f"ws-slot:{self.name}:{number}"
+                if cache.add(key, self.token, ttl):
+                    self.key = key
+                    return True
+        except Exception as error:  # the cache unreachable: let it through
+            log.warning("socket caps: the cache is unavailable: %s", error)
+            return True
+        return False
+
+    def _renew(self) -> None:
+        if self.key is None:
+            return
+        ttl = settings.KOZEL_WS_SLOT_TTL
+        try:
+            if cache.get(self.key) == self.token:
+                cache.touch(self.key, ttl)
+            else:  # it expired meanwhile (a long stall): take it again if it is free
+                cache.add(self.key, self.token, ttl)
+        except Exception as error:
+            log.warning("socket caps: the cache is unavailable: %s", error)
+
+    def _give_back(self) -> None:
+        key, self.key = self.key, None
+        if key is None:
+            return
+        try:
+            if cache.get(key) == self.token:  # never another socket's slot after expiry
+                cache.delete(key)
+        except Exception as error:  # it expires by itself
+            log.warning("socket caps: the cache is unavailable: %s", error)
+
+    async def take(self) -> bool:
+        """True if a place was free (and is now this socket's, renewed while it lives)."""
+        if not await _off_the_loop(self._take)():
+            return False
+        self.renewing = asyncio.ensure_future(self._keep())
+        return True
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(settings.KOZEL_WS_SLOT_TTL / 3)
+            await _off_the_loop(self._renew)()
+
+    async def give_back(self) -> None:
+        """Once the socket has closed; again does nothing."""
+        renewing, self.renewing = self.renewing, None
+        if renewing is not None:
+            renewing.cancel()
+        if self.key is not None:
+            await _off_the_loop(self._give_back)()
+
+
+def game_slot(who: str, match_id: int) -> Slot:
+    return Slot(f"game:{match_id}:{who}", settings.KOZEL_WS_SOCKETS_PER_GAME)
+
+
+def lobby_slot(address: str) -> Slot:
+    return Slot(f"lobby:{address}", settings.KOZEL_WS_LOBBY_SOCKETS_PER_ADDRESS)
