@@ -78,3 +78,10 @@ def test_the_players_game_list_marks_a_pair_game(client, four):
     page = client.get(reverse("accounts:profile", args=["Masha"])).content.decode()
     row = re.search(rf'href="/games/{match.pk}/[^"]*".*?</tr>', page, re.DOTALL).group(0)
     assert 'class="pairs-badge"' in row
+
+
+def test_the_replay_marks_the_pairs(client, four):
+    match = pair_game(four, "one")
+    page = client.get(reverse("records:replay", args=[match.pk]) + "?step=3").content.decode()
+    marks = dict(re.findall(r'data-seat="(\d)".*?class="pair-mark pair-(\d)"', page, re.DOTALL))
+    assert marks == {"0": "1", "1": "2", "2": "1", "3": "2"}
