@@ -94,10 +94,10 @@ class SearchByIdMixin:
 class MatchAdmin(NoFilterOnHiddenFieldsMixin, SearchByIdMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     hidden_fields = HIDDEN_MATCH_FIELDS
     list_display = (
-        "__str__", "status", "players", "seats_count", "fish", "turn_seconds", "rated",
+        "__str__", "status", "players", "seats_count", "fish", "pairs", "turn_seconds", "rated",
         "private", "created_at", "ended_at",
     )
-    list_filter = ("status", "rated", "private", "fish", "seats_count", "created_at")
+    list_filter = ("status", "rated", "private", "fish", "pairs", "seats_count", "created_at")
     search_fields = ("seats__user__username", "seats__bot_name", "created_by__username")
     date_hierarchy = "created_at"
     inlines = [SeatInline, RoundScoreInline, RatingRecordInline, MoveInline]

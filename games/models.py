@@ -41,6 +41,8 @@ class MatchStatus(models.TextChoices):
 class Match(models.Model):
     seats_count = models.PositiveSmallIntegerField(_("seats"), default=MAX_SEATS)
     fish = models.CharField(_("fish"), max_length=3, choices=Fish.choices, default=Fish.ALL)
+    # Two pairs, seats 0 and 2 against 1 and 3 (RULES.md 11); only a table of four.
+    pairs = models.BooleanField(_("pairs (2 against 2)"), default=False)
     turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), default=30)
     rated = models.BooleanField(_("rated"), default=True)
     private = models.BooleanField(_("private"), default=False)
@@ -82,6 +84,8 @@ class Match(models.Model):
                 name="match_turn_seconds_10_to_120",
             ),
             models.CheckConstraint(condition=Q(fish__in=Fish.values), name="match_fish_valid"),
+            models.CheckConstraint(condition=Q(pairs=False) | Q(seats_count=MAX_SEATS),
+                                   name="match_pairs_need_4_seats"),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
         ]
         indexes = [

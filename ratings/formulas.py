@@ -29,16 +29,25 @@ def finished_game_points(scores: Sequence[int], goats: Sequence[int]) -> list[in
     return [0 if seat in goats else _points(100 - score) for seat, score in enumerate(scores)]
 
 
-def interrupted_game_points(scores: Sequence[int], interrupted_by: int) -> list[int]:
+def interrupted_game_points(scores: Sequence[int], interrupted_by: int,
+                            pairs: bool = False) -> list[int]:
     """RULES.md 9: the player who timed out or left gets 0; every other player
-    max(1, (their score - my score) / 10), with open scores."""
+    max(1, (their score - my score) / 10), with open scores.
+
+    In a pair game (RULES.md 11) the partner of who timed out or left gets 0 too, and
+    the scores are the pairs' (each seat holds its pair's score)."""
     timed_out = scores[interrupted_by]
-    return [0 if seat == interrupted_by else _points(timed_out - score)
-            for seat, score in enumerate(scores)]
+    return [0 if seat == interrupted_by or pairs and seat % 2 == interrupted_by % 2
+            else _points(timed_out - score) for seat, score in enumerate(scores)]
+
+
+# A pair game's end (RULES.md 11) needs no formula of its own: the goats are both players
+# of the pair at 101 or more, and each seat's score is its pair's, so finished_game_points
+# gives every player of the other pair max(1, (100 - their pair's score) / 10).
 
 
 def game_points(status: str, scores: Sequence[int], goats: Sequence[int],
-                interrupted_by: int | None) -> list[int] | None:
+                interrupted_by: int | None, pairs: bool = False) -> list[int] | None:
     """The rating points of a game that is "finished", "interrupted" or "aborted" (all
     0: RULES.md 9, interrupted before the first round ended), None for one still being
     played, as ``manage.py replay`` prints them (RECORD.md)."""
@@ -47,5 +56,5 @@ def game_points(status: str, scores: Sequence[int], goats: Sequence[int],
     if status == "finished":
         return finished_game_points(scores, goats)
     if status == "interrupted":
-        return interrupted_game_points(scores, interrupted_by)
+        return interrupted_game_points(scores, interrupted_by, pairs)
     return None

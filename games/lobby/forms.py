@@ -35,11 +35,26 @@ def _turn_seconds_field():
     )
 
 
-class RequestForm(forms.Form):
+def _pairs_field():
+    return forms.BooleanField(
+        label=_("Pairs (2 against 2)"), required=False, initial=False,
+        help_text=_("Four players only: partners sit opposite each other and score as one."))
+
+
+class _PairsOnlyForFour:
+    def clean(self):
+        data = super().clean()
+        if data.get("pairs") and data.get("players") != MAX_SEATS:
+            self.add_error("pairs", _("Pairs (2 against 2) need a table of four."))
+        return data
+
+
+class RequestForm(_PairsOnlyForFour, forms.Form):
     """A game request ("заявка"): the table's size and terms."""
 
     players = _players_field()
     fish = _fish_field()
+    pairs = _pairs_field()
     turn_seconds = _turn_seconds_field()
     # An unticked checkbox sends nothing: required=False makes that mean "off".
     rated = forms.BooleanField(label=_("Rated game"), required=False, initial=True)
@@ -49,11 +64,12 @@ class RequestForm(forms.Form):
     )
 
 
-class BotsForm(forms.Form):
+class BotsForm(_PairsOnlyForFour, forms.Form):
     """A table with the person in seat 0 and bots in the others (never rated)."""
 
     players = _players_field()
     fish = _fish_field()
+    pairs = _pairs_field()
     turn_seconds = _turn_seconds_field()
 
     def __init__(self, *args, **kwargs):

@@ -39,13 +39,15 @@ def _check_free(user) -> None:
         raise PlayError(_("You already sit at a table: finish or leave it first."), "busy")
 
 
-def _check_options(players, fish, turn_seconds) -> None:
+def _check_options(players, fish, turn_seconds, pairs=False) -> None:
     if players not in range(MIN_SEATS, MAX_SEATS + 1):
         raise PlayError(_("A table has 2, 3 or 4 players."), "invalid")
     if fish not in (rules.FISH_ALL, rules.FISH_ONE):
         raise PlayError(_("Choose fish for all or fish for one."), "invalid")
     if turn_seconds not in range(MIN_TURN_SECONDS, MAX_TURN_SECONDS + 1):
         raise PlayError(_("The turn time is 10 to 120 seconds."), "invalid")
+    if pairs and players != MAX_SEATS:
+        raise PlayError(_("Pairs (2 against 2) need a table of four."), "invalid")
 
 
 def _seat_person(match: Match, number: int, user, address: str | None) -> Seat:
@@ -57,24 +59,26 @@ def _seat_person(match: Match, number: int, user, address: str | None) -> Seat:
     return seat
 
 
-def _new_table(user, players, fish, turn_seconds, address=None, **fields) -> Match:
+def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
+               **fields) -> Match:
     """A new table with ``user`` in seat 0, once the options and the person are checked."""
-    _check_options(players, fish, turn_seconds)
+    _check_options(players, fish, turn_seconds, pairs)
     _lock_person(user)
     _check_free(user)
     match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                                 created_by=user, **fields)
+                                 pairs=pairs, created_by=user, **fields)
     _seat_person(match, 0, user, address)
     return match
 
 
 @transaction.atomic
 def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
-                   rated: bool = True, private: bool = False,
+                   rated: bool = True, private: bool = False, pairs: bool = False,
                    address: str | None = None) -> Match:
-    """Open a game request with its creator in seat 0 (``address``: the client's)."""
-    match = _new_table(user, players, fish, turn_seconds, address, rated=rated,
-                       private=private)
+    """Open a game request with its creator in seat 0; ``pairs`` for four as two pairs
+    (``address``: the client's)."""
+    match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
+                       rated=rated, private=private)
     if not private:
         notify.lobby_changed()
     return match
@@ -122,10 +126,11 @@ def leave_request(user, match_id: int) -> None:
 
 @transaction.atomic
 def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30,
-                   address: str | None = None) -> Match:
+                   pairs: bool = False, address: str | None = None) -> Match:
     """A table of ``players`` seats, the person in seat 0 and bots in the rest; never rated."""
     # Not private: anyone may watch it (it starts at once, so it never shows as a request).
-    match = _new_table(user, players, fish, turn_seconds, address, rated=False, private=False)
+    match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
+                       rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
         Seat.objects.create(match=match, number=number, bot_name=name)
     _start(match)

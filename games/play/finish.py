@@ -32,7 +32,7 @@ def ending_of(state: rules.GameState) -> tuple[dict, Ending]:
         status, points = MatchStatus.ABORTED, [0] * state.seats
     else:
         status = MatchStatus.INTERRUPTED
-        points = interrupted_game_points(state.scores, state.interrupted_by)
+        points = interrupted_game_points(state.scores, state.interrupted_by, state.pairs)
     now = timezone.now()
     fields = {
         "status": status, "ended_at": now, "deadline": None,

@@ -19,7 +19,7 @@ def replay_log(match: Match, version: int | None = None):
     moves = match.moves.order_by("number")
     if version is not None:
         moves = moves.filter(number__lte=version)
-    state = rules.new_game(match.seats_count, match.fish)
+    state = rules.new_game(match.seats_count, match.fish, match.pairs)
     for move in moves:
         before, events = state, []
         if move.kind == MoveKind.DEAL:
@@ -40,7 +40,7 @@ def replay_states(match: Match, version: int | None = None):
 
 def state_after(match: Match, version: int | None = None) -> rules.GameState:
     """The state after the first ``version`` moves of the log (all of them by default)."""
-    state = rules.new_game(match.seats_count, match.fish)
+    state = rules.new_game(match.seats_count, match.fish, match.pairs)
     for _version, state in replay_states(match, version):
         pass
     return state
@@ -50,7 +50,7 @@ def record_of(match: Match) -> rules.Record:
     """The game record of a match: its players, deals, every action and any interrupt."""
     seats = {s.number: s.name for s in match.seats.select_related("user")}
     record = rules.Record([seats[n] for n in range(match.seats_count)], match.fish,
-                          match.turn_seconds)
+                          match.turn_seconds, pairs=match.pairs)
     for move in match.moves.order_by("number"):
         if move.kind == MoveKind.DEAL:
             record.rounds.append(rules.RecordRound(

@@ -64,7 +64,7 @@ def step(match: Match, number: int, names: dict) -> Step:
     """The state after ``number`` moves of the log (clamped to 0..all), described."""
     total = match.moves.count()
     number = max(0, min(number, total))
-    state = rules.new_game(match.seats_count, match.fish)
+    state = rules.new_game(match.seats_count, match.fish, match.pairs)
     result = Step(number, total, state)
     for move, before, state, events in replay_log(match, number):
         if move.number == number:
@@ -83,6 +83,7 @@ def table_of(step: Step, names: dict, bots: set) -> dict:
         "score": state.scores[n], "remembered": state.remembered[n], "opened": state.opened[n],
         "turn": state.phase == rules.PLAYING and state.turn == n, "moved": step.seat == n,
         "goat": n in state.goats,
+        "pair": n % 2 + 1 if state.pairs else None,  # partners: seats 0&2, 1&3 (RULES.md 11)
     } for n in range(state.seats)]
     return {
         "players": players, "phase": state.phase, "round": state.round, "bank": state.bank,

@@ -62,6 +62,7 @@ def game(request, match_id):
         "interrupter": result.get("interrupted_by") == s.number,
         "points": points[s.number] if match.rated else None,
         "record": records.get(s.user_id),
+        "pair": s.number % 2 + 1 if match.pairs else None,  # partners: seats 0&2, 1&3
     } for s in seats]
     staff = request.user.is_authenticated and request.user.is_staff \
         and request.user.has_perm("accounts.moderate")

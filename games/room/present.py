@@ -104,31 +104,54 @@ def _table_context(match: Match, state: rules.GameState | None, seats: list) -> 
         "turn": n == turn, "goat": n in view["goats"],
         "rating_points": match.result["rating_points"][n]
         if match.result and match.rated else None,
+        # A pair game marks each player's pair (1: seats 0 and 2, 2: seats 1 and 3) and
+        # shows the pair's score once, in ``pairs``, rather than on both partners' lines.
+        "pair": n % 2 + 1 if view["pairs"] else None,
     } for n in range(view["seats"])]
+    pairs = _pairs(view, names) if view["pairs"] else None
     last = view["last_round"]
     summary = None
     if last:
         summary = {
             "result": last["result"], "seat_name": names.get(last["seat"]),
             "rows": [{"name": names.get(n), "hand": [tile_halves(t) + (t,) for t in last["hands"][n]],
-                      "points": last["points"][n], "credited": last["credited"][n]}
+                      "points": last["points"][n],
+                      "credited": None if view["pairs"] else last["credited"][n]}
                      for n in range(view["seats"])],
             "bank": last["bank"],
+            "pairs": [{"number": p + 1, "names": pairs[p]["names"],
+                       "points": last["pair_points"][p], "credited": last["pair_credited"][p]}
+                      for p in (0, 1)] if view["pairs"] and "pair_points" in last else None,
         }
     fields.update(
         chain=[{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in view["chain"]],
         turn_name=names.get(turn) if turn is not None else None,
         bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
-        bazaar=view["bazaar"], fish=view["fish"],
+        bazaar=view["bazaar"], fish=view["fish"], pairs=pairs,
     )
     return {"state": state, "view": view, "fields": fields, "players": players}
 
 
+def pair_names(names: dict, pair: int) -> str:
+    """A pair's two players, "Masha & Olya" (seats 0 and 2 are pair 0, 1 and 3 pair 1)."""
+    return " & ".join(names.get(n, "?") for n in (pair, pair + 2))
+
+
+def _pairs(view: dict, names: dict) -> list[dict]:
+    """A pair game's two pairs, each with its one score (both partners hold it)."""
+    return [{"number": p + 1, "names": pair_names(names, p), "score": view["scores"][p],
+             "remembered": view["remembered"][p], "opened": view["opened"][p],
+             "goat": p in view["goats"]} for p in (0, 1)]
+
+
 def round_table(match: Match, names: dict, seats: int, rows: list | None = None) -> dict:
     """The round table of RULES.md: per round and seat, the score before, this round's
-    points (or a fish), and the total; open scores red, remembered points yellow."""
+    points (or a fish), and the total; open scores red, remembered points yellow.  A pair
+    game has a column per pair instead (RULES.md 11)."""
     if rows is None:
         rows = round_rows(match)
+    if match.pairs:
+        return _pair_round_table(names, rows)
     rounds = []
     before = {n: {"score": 0, "remembered": 0, "opened": False} for n in range(seats)}
     for number in sorted({r.round_number for r in rows}):
@@ -144,6 +167,31 @@ def round_table(match: Match, names: dict, seats: int, rows: list | None = None)
         bank = next(r.bank_after for r in rows if r.round_number == number)
         rounds.append({"number": number, "cells": cells, "bank": bank})
     return {"names": [names.get(n) for n in range(seats)], "rounds": rounds}
+
+
+def _pair_round_table(names: dict, rows: list) -> dict:
+    """Per round and pair: its score before, its round points (0 for the pair that went
+    out, shown "out"), and after.  Partners' rows hold the pair's tally alike, so the
+    pair's is read from its first seat's row; its points are its two players'."""
+    rounds = []
+    before = [{"score": 0, "remembered": 0, "opened": False} for _pair in (0, 1)]
+    for number in sorted({r.round_number for r in rows}):
+        by_seat = {r.seat: r for r in rows if r.round_number == number}
+        first = by_seat[0]
+        cells = []
+        for pair in (0, 1):
+            row = by_seat[pair]
+            out = first.result == "out" and first.result_seat % 2 == pair
+            cells.append({
+                "before": before[pair], "fish": first.result == "fish", "out": out,
+                "points": 0 if out else row.points + by_seat[pair + 2].points,
+                "credited": row.credited,
+                "after": {"score": row.score_after, "remembered": row.remembered_after,
+                          "opened": row.opened},
+            })
+            before[pair] = cells[-1]["after"]
+        rounds.append({"number": number, "cells": cells, "bank": first.bank_after})
+    return {"names": [pair_names(names, p) for p in (0, 1)], "rounds": rounds, "pairs": True}
 
 
 ROUND_ROW_FIELDS = ("round_number", "seat", "points", "credited", "score_after",

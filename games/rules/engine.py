@@ -23,9 +23,9 @@ __all__ = ["new_game", "start_round", "legal_actions", "apply", "interrupt", "fi
 TIMEOUT, LEFT_GAME = "timeout", "left"
 
 
-def new_game(seats: int, fish: str = "all") -> GameState:
-    """A game waiting for its first deal."""
-    return GameState(seats, fish)
+def new_game(seats: int, fish: str = "all", pairs: bool = False) -> GameState:
+    """A game waiting for its first deal; ``pairs`` for two pairs of four (RULES.md 11)."""
+    return GameState(seats, fish, pairs)
 
 
 _LEAD_ORDER = FIRST_LEAD_DOUBLES + NON_DOUBLE_LEAD_ORDER
@@ -226,21 +226,28 @@ def _knock(state: GameState):
 def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
     board = new.board
     points = tuple(scoring.round_points(h) for h in new.hands)
-    tallies = tuple(map(scoring.Tally, board.scores, board.remembered, board.opened))
-    scored = scoring.score_round(result, seat, points, tallies, board.fish, board.bank)
-    scores = tuple(t.score for t in scored.tallies)
+    if board.pairs:
+        tallies, pair_summary = _score_pairs(board, result, seat, points)
+        credited = tuple(pair_summary["pair_credited"][s % 2] for s in range(board.seats))
+        bank = pair_summary["bank"]
+    else:
+        tallies = tuple(map(scoring.Tally, board.scores, board.remembered, board.opened))
+        scored = scoring.score_round(result, seat, points, tallies, board.fish, board.bank)
+        tallies, credited, bank, pair_summary = scored.tallies, scored.credited, scored.bank, {}
+    scores = tuple(t.score for t in tallies)
     summary = {
         "round": board.round, "result": result, "seat": seat, "points": list(points),
-        "credited": list(scored.credited), "scores": list(scores),
-        "remembered": [t.remembered for t in scored.tallies],
-        "opened": [t.opened for t in scored.tallies], "bank": scored.bank,
+        "credited": list(credited), "scores": list(scores),
+        "remembered": [t.remembered for t in tallies],
+        "opened": [t.opened for t in tallies], "bank": bank,
         # The round is over, so what is left in the hands is shown to all (not the bazaar).
         "hands": [names_of(h) for h in new.hands],
     }
+    summary.update(pair_summary)
     goats = scoring.goats(scores)
     new.board = board._replace(
         scores=scores, remembered=tuple(summary["remembered"]),
-        opened=tuple(summary["opened"]), bank=scored.bank, leader=seat, last_round=summary,
+        opened=tuple(summary["opened"]), bank=bank, leader=seat, last_round=summary,
         goats=goats)
     new.turn = seat
     events.append(dict(summary, type="round_ended"))
@@ -250,6 +257,21 @@ def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
     else:
         new.phase = DEAL
     return new, events
+
+
+def _score_pairs(board, result: str, seat: int, points: tuple[int, ...]):
+    """A pair game's round (RULES.md 11): the per-seat tallies (partners alike) and the
+    summary's per-pair fields, indexed [seats 0 and 2, seats 1 and 3]."""
+    pair_tallies = tuple(scoring.Tally(board.scores[p], board.remembered[p], board.opened[p])
+                         for p in (0, 1))
+    by_pair, scored = scoring.score_pairs_round(result, seat, points, pair_tallies,
+                                                board.fish, board.bank)
+    tallies = tuple(scored.tallies[s % 2] for s in range(board.seats))
+    return tallies, {
+        "pairs": True, "pair_points": list(by_pair), "pair_credited": list(scored.credited),
+        "pair_scores": [t.score for t in scored.tallies],
+        "pair_remembered": [t.remembered for t in scored.tallies],
+        "pair_opened": [t.opened for t in scored.tallies], "bank": scored.bank}
 
 
 def interrupt(state: GameState, seat: int, reason: str = TIMEOUT) -> tuple[GameState, list[dict]]:

@@ -41,10 +41,13 @@ class Record:
     rounds: list[RecordRound] = field(default_factory=list)
     interrupt: tuple[int, str] | None = None  # (seat, "timeout" or "left")
     fair: dict | None = None  # the kozel-fair/1 block, checked against every deal
+    pairs: bool = False  # two pairs, seats 0&2 and 1&3 (RULES.md 11)
 
 
     def to_json(self) -> dict:
         data = {"format": FORMAT, "players": list(self.players), "fish": self.fish}
+        if self.pairs:
+            data["pairs"] = True
         if self.turn_seconds is not None:
             data["turn_seconds"] = self.turn_seconds
         data["rounds"] = [dict(r.deal.to_json(), moves=[m.to_json() for m in r.moves])
@@ -87,11 +90,11 @@ def read_record(data: object) -> Record:
                                    or not 1 <= seconds <= MAX_TURN_SECONDS):
         raise InvalidRecord(f'"turn_seconds", when given, must be a whole number of seconds '
                             f'from 1 to {MAX_TURN_SECONDS}')
-    _refuse_pairs(data.get("pairs", False))
+    pairs = _read_pairs(data.get("pairs", False), len(players))
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
         raise InvalidRecord('"rounds" must be a list')
-    record = Record(list(players), data["fish"], seconds)
+    record = Record(list(players), data["fish"], seconds, pairs=pairs)
     for number, raw in enumerate(rounds, 1):
         record.rounds.append(_read_round(raw, number, len(players)))
     raw_interrupt = data.get("interrupt")
@@ -139,11 +142,12 @@ def _check_fair_deals(record: Record) -> None:
                                 f"(RECORD.md, kozel-fair/1)")
 
 
-def _refuse_pairs(pairs: object) -> None:
-    if pairs is True:
-        raise InvalidRecord('pair games ("pairs": true, RULES.md 11) are not supported yet')
-    if pairs is not False:
+def _read_pairs(pairs: object, seats: int) -> bool:
+    if type(pairs) is not bool:
         raise InvalidRecord('"pairs" must be true or false')
+    if pairs and seats != 4:
+        raise InvalidRecord('a pair game ("pairs": true) needs 4 players (RULES.md 11)')
+    return pairs
 
 
 def _read_move(move: object) -> Action:
@@ -178,7 +182,7 @@ class Replay:
 
 def replay(record: Record) -> Replay:
     """Play a record through the rules; InvalidRecord at the first broken rule."""
-    state = new_game(len(record.players), record.fish)
+    state = new_game(len(record.players), record.fish, record.pairs)
     result = Replay(state)
     for number, rnd in enumerate(record.rounds, 1):
         if state.phase == FINISHED:
@@ -207,17 +211,30 @@ def replay(record: Record) -> Replay:
 
 
 _ROUND_FIELDS = ("result", "seat", "points", "credited", "scores", "remembered", "opened", "bank")
+# A pair game's round (RECORD.md, pairs): points per seat, the pair_points added, and the
+# rest per pair, [seats 0 and 2, seats 1 and 3], read from the summary's pair fields.
+_PAIR_ROUND_FIELDS = (("result", "result"), ("seat", "seat"), ("points", "points"),
+                      ("pair_points", "pair_points"), ("credited", "pair_credited"),
+                      ("scores", "pair_scores"), ("remembered", "pair_remembered"),
+                      ("opened", "pair_opened"), ("bank", "bank"))
+
+
+def _round_line(summary: dict) -> dict:
+    if summary.get("pairs"):
+        return {key: summary[source] for key, source in _PAIR_ROUND_FIELDS}
+    return {k: summary[k] for k in _ROUND_FIELDS}
 
 
 def summarize(played: Replay, rate=None) -> dict:
     """The JSON line ``manage.py replay`` prints for a valid record (RECORD.md).
 
     The rating points are not the rules' to say (RULES.md 8 and 9 give them, the ratings
-    compute them): ``rate(status, scores, goats, interrupted_by)`` gives them, and without
-    it they are None.
+    compute them): ``rate(status, scores, goats, interrupted_by)`` gives them (with
+    ``pairs=True`` for a pair game, its scores per seat being the pairs'), and without it
+    they are None.
     """
     state = played.state
-    rounds = [{k: r[k] for k in _ROUND_FIELDS} for r in played.rounds]
+    rounds = [_round_line(r) for r in played.rounds]
     if len(played.rounds) < state.round:  # the last round dealt has not ended
         rounds.append({"result": "unfinished", "turn": state.turn})
     status = {FINISHED: "finished", INTERRUPTED: "interrupted"}.get(state.phase, "playing")
@@ -227,9 +244,14 @@ def summarize(played: Replay, rate=None) -> dict:
     return {
         "rounds": rounds, "status": status, "goats": goats,
         "interrupted_by": state.interrupted_by,
-        "rating_points": rate(status, list(state.scores), goats, state.interrupted_by)
-        if rate is not None else None,
+        "rating_points": _rate(rate, status, state, goats) if rate is not None else None,
     }
+
+
+def _rate(rate, status: str, state: GameState, goats: list[int]):
+    if state.pairs:
+        return rate(status, list(state.scores), goats, state.interrupted_by, pairs=True)
+    return rate(status, list(state.scores), goats, state.interrupted_by)
 
 
 def replay_text(text: str | bytes, rate=None) -> dict:

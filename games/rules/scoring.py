@@ -96,3 +96,33 @@ def score_round(result: str, seat: int, points: Sequence[int], tallies: Sequence
 def goats(scores: Sequence[int]) -> tuple[int, ...]:
     """Seats at 101 or more (RULES.md 8); the game is over when there is any."""
     return tuple(s for s, score in enumerate(scores) if score >= GAME_OVER_SCORE)
+
+
+# -- pairs (RULES.md 11) ----------------------------------------------------------------
+# Seats 0 and 2 are pair 0, seats 1 and 3 pair 1: partners sit opposite each other.
+PAIRS = ((0, 2), (1, 3))
+
+
+def pair_of(seat: int) -> int:
+    return seat % 2
+
+
+def pair_round_points(result: str, seat: int, points: Sequence[int]) -> tuple[int, int]:
+    """Each pair's round points: the sum of its players' (each by 7.1), except that the
+    pair of the player who went out has 0."""
+    return tuple(0 if result == OUT and pair_of(seat) == pair else
+                 sum(points[s] for s in members) for pair, members in enumerate(PAIRS))
+
+
+def score_pairs_round(result: str, seat: int, points: Sequence[int], tallies: Sequence[Tally],
+                      fish_rule: str, bank: int) -> tuple[tuple[int, int], RoundScore]:
+    """Credit a pair game's round: ``points`` per seat, ``tallies`` per pair.
+
+    The pairs are scored exactly as two players would be (7.2 to 7.5) on their pair round
+    points: the pair that went out is credited nothing and loses its remembered points,
+    fish for one gives the pair with more points T (the sum of all four hands, which is
+    the sum of the two pairs' points when nobody is out), and the bank goes to the pair
+    with the most round points.  Returns the pairs' round points and their RoundScore.
+    """
+    by_pair = pair_round_points(result, seat, points)
+    return by_pair, score_round(result, pair_of(seat), by_pair, tallies, fish_rule, bank)

@@ -17,7 +17,7 @@ MAX_ROUNDS = 1000  # a game always ends long before; this only guards a bug from
 
 def play_game(seats: int, fish: str = "all", seed: int = 0, players: Sequence | None = None,
               on_step: Callable[[GameState, list], None] | None = None,
-              max_rounds: int = MAX_ROUNDS) -> tuple[Record, GameState]:
+              max_rounds: int = MAX_ROUNDS, pairs: bool = False) -> tuple[Record, GameState]:
     """Play a game to its end; return its record and its final state.
 
     ``players`` choose from ``view_for`` (default: seeded random players); ``on_step`` is
@@ -25,8 +25,8 @@ def play_game(seats: int, fish: str = "all", seed: int = 0, players: Sequence | 
     """
     rng = random.Random(seed)
     players = players or [RandomPlayer(seed * 10 + s) for s in range(seats)]
-    state = new_game(seats, fish)
-    record = Record([f"player{s + 1}" for s in range(seats)], fish, 30)
+    state = new_game(seats, fish, pairs)
+    record = Record([f"player{s + 1}" for s in range(seats)], fish, 30, pairs=pairs)
     while not state.over and state.round < max_rounds:
         deal = random_deal(seats, rng)
         state, events = start_round(state, deal)

@@ -32,8 +32,12 @@ class Board(NamedTuple):
 
     seats: int
     fish: str
+    pairs: bool = False               # two pairs, seats 0&2 and 1&3 (RULES.md 11)
     round: int = 0                    # rounds dealt so far
     leader: int = -1                  # who leads the next round (out or fisherman)
+    # Per seat.  In a pair game the pair is the scoring unit (RULES.md 11): both partners
+    # always hold their pair's one score, remembered points and flag, so every reader of
+    # a seat's score (views, ratings, the site) reads its pair's.
     scores: tuple = ()
     remembered: tuple = ()
     opened: tuple = ()
@@ -48,12 +52,16 @@ class GameState:
     __slots__ = ("board", "phase", "hands", "bazaar", "chain", "left", "right", "table",
                  "turn", "lead", "knocks", "last_player", "_legal")
 
-    def __init__(self, seats: int, fish: str) -> None:
+    def __init__(self, seats: int, fish: str, pairs: bool = False) -> None:
         if type(seats) is not int or not 2 <= seats <= 4:
             raise InvalidState("a game has 2, 3 or 4 players")
         if fish not in (FISH_ALL, FISH_ONE):
             raise InvalidState('the fish rule is "all" or "one"')
-        self.board = Board(seats, fish, scores=(0,) * seats, remembered=(0,) * seats,
+        if type(pairs) is not bool:
+            raise InvalidState('"pairs" must be true or false')
+        if pairs and seats != 4:
+            raise InvalidState("a pair game needs 4 players (RULES.md 11)")
+        self.board = Board(seats, fish, pairs, scores=(0,) * seats, remembered=(0,) * seats,
                            opened=(False,) * seats)
         self.phase = DEAL
         self.hands = (0,) * seats    # bitmask per seat
@@ -89,6 +97,7 @@ class GameState:
     # The board's fields, read through the state.
     seats = property(lambda self: self.board.seats)
     fish = property(lambda self: self.board.fish)
+    pairs = property(lambda self: self.board.pairs)
     round = property(lambda self: self.board.round)
     leader = property(lambda self: self.board.leader)
     scores = property(lambda self: self.board.scores)
@@ -112,6 +121,10 @@ class GameState:
         return (self.phase == INTERRUPTED and self.last_round is None
                 and not any(self.scores) and not any(self.remembered))
 
+    def pair_scores(self) -> tuple[int, int] | None:
+        """A pair game's two open scores, [seats 0 and 2, seats 1 and 3]; None alone."""
+        return (self.scores[0], self.scores[1]) if self.pairs else None
+
     def hand(self, seat: int):
         """The tiles in a seat's hand, as Tile objects."""
         return tiles_of(self.hands[seat])
@@ -120,7 +133,8 @@ class GameState:
 
     def to_json(self) -> dict:
         return {
-            "seats": self.seats, "fish": self.fish, "phase": self.phase, "round": self.round,
+            "seats": self.seats, "fish": self.fish, "pairs": self.pairs, "phase": self.phase,
+            "round": self.round,
             "hands": [[t.name for t in tiles_of(h)] for h in self.hands],
             "bazaar": [TILES[i].name for i in self.bazaar],
             "chain": [list(pair) for pair in self.chain],
@@ -163,7 +177,8 @@ def _int(value, low, high, what):
 def _state_from_json(cls, data) -> GameState:
     if not isinstance(data, dict):
         raise InvalidState("a game state must be a JSON object")
-    state = cls(data["seats"], data["fish"])
+    # A state saved before pair games existed has no "pairs": it is a game alone.
+    state = cls(data["seats"], data["fish"], data.get("pairs", False))
     n = state.seats
     if data["phase"] not in PHASES:
         raise InvalidState("unknown phase")
@@ -195,6 +210,9 @@ def _state_from_json(cls, data) -> GameState:
     opened = tuple(bool(o) for o in data["opened"])
     if not len(scores) == len(remembered) == len(opened) == n:
         raise InvalidState("one score per seat")
+    if state.pairs and any(column[0] != column[2] or column[1] != column[3]
+                           for column in (scores, remembered, opened)):
+        raise InvalidState("partners share one score (RULES.md 11)")
     interrupted_by = data["interrupted_by"]
     if interrupted_by is not None:
         _int(interrupted_by, 0, n - 1, "the interrupting seat")

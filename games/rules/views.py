@@ -23,6 +23,7 @@ def view_for(state: GameState, seat: int | None) -> dict:
         "seat": seat,
         "seats": state.seats,
         "fish": state.fish,
+        "pairs": state.pairs,  # partners are seats 0 and 2, 1 and 3 (RULES.md 11)
         "phase": state.phase,
         "round": state.round,
         "hand": own["hand"],

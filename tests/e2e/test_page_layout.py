@@ -67,3 +67,33 @@ def test_the_pages_fit_the_screen(size, finished_game, browser, daphne_server):
         assert person.errors == []
     finally:
         person.context.close()
+
+
+@pytest.fixture
+def pair_game(make_user):
+    """A pair game (RULES.md 11) after its first round, fish for all: it goes on."""
+    from tests.ratings import played
+
+    players = [make_user(name) for name in ("Masha", "Alex", "Olya", "Serg")]
+    record = played.load("pairs_fish")
+    record.fish = "all"
+    match = played.seat_table(players, record)
+    match.pairs = True
+    match.save(update_fields=["pairs"])
+    return played.play(match, players, record), players
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_pair_games_room_fits_the_screen(size, pair_game, browser, daphne_server):
+    from tests.e2e.conftest import Person
+
+    match, players = pair_game
+    person = Person(browser, daphne_server, "masha", SIZES[size])
+    try:
+        person.log_in_as(players[0], daphne_server)
+        person.page.goto(f"/games/{match.pk}/")
+        person.page.wait_for_selector(".pair-scores .pair-mark.pair-2")
+        assert_fits(person.page, f"/games/{match.pk}/", size)
+        assert person.errors == []
+    finally:
+        person.context.close()

@@ -68,6 +68,18 @@ def test_the_rules_page_states_every_decision_in_both_languages(client, db):
         assert text.lower() in english.lower(), text
 
 
+def test_the_rules_page_states_the_pair_game_of_rules_11_in_both_languages(client, db):
+    russian = " ".join(client.get("/rules/").content.decode().split())
+    english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
+    for text in ('id="pairs"', "Пары (2 на 2)", "Очки считаются по парам.", "у пары того, кто вышел",
+                 "оба её игрока козлы", "и его партнёр очков рейтинга не получают"):
+        assert text in russian, text
+    for text in ('id="pairs"', "two against two", "The pair is the scoring unit.",
+                 "the pair of the player who went out", "both its players are goats",
+                 "and their partner, get no rating points"):
+        assert text in english, text
+
+
 ASSET = re.compile(r'<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]+)"')
 
 

@@ -42,19 +42,20 @@ def deal_with(hand: str, seat: int, seats: int) -> Deal:
 def position(*hands: str, chain: str = "", bazaar: str | None = None, draws: str = "",
              turn: int = 0,
              fish: str = "all", scores=None, remembered=None, opened=None, bank: int = 0,
-             leader: int = -1, last_player: int = -1, knocks: int = 0, round: int = 1) -> GameState:
+             leader: int = -1, last_player: int = -1, knocks: int = 0, round: int = 1,
+             pairs: bool = False) -> GameState:
     n = len(hands)
-    pairs = [tuple(int(x) for x in link.split("-")) for link in chain.split()]
+    links = [tuple(int(x) for x in link.split("-")) for link in chain.split()]
     if bazaar is None:  # the tiles nobody holds, ``draws`` first
-        used = {t for h in hands for t in tiles(h)} | {tile(f"{a}-{b}") for a, b in pairs}
+        used = {t for h in hands for t in tiles(h)} | {tile(f"{a}-{b}") for a, b in links}
         first = list(tiles(draws))
         bazaar_tiles = [t.name for t in first + [t for t in TILES if t not in used | set(first)]]
     else:
         bazaar_tiles = bazaar.split()
     return GameState.from_json({
-        "seats": n, "fish": fish, "phase": "play", "round": round,
+        "seats": n, "fish": fish, "pairs": pairs, "phase": "play", "round": round,
         "hands": [h.split() for h in hands], "bazaar": bazaar_tiles,
-        "chain": [list(p) for p in pairs], "turn": turn, "lead": None, "knocks": knocks,
+        "chain": [list(p) for p in links], "turn": turn, "lead": None, "knocks": knocks,
         "last_player": last_player, "leader": leader,
         "scores": list(scores or [0] * n), "remembered": list(remembered or [0] * n),
         "opened": list(opened or [False] * n), "bank": bank, "last_round": None,

@@ -355,12 +355,13 @@ def test_an_end_is_a_field_of_plays_only():
         f"round {r + 1}, move {m + 1}: unexpected field 'end' in a draw action (RECORD.md)")}
 
 
-def test_a_game_of_pairs_is_refused_as_not_supported_yet():
+def test_pairs_false_is_a_game_alone_and_pairs_needs_four_players():
     data, _ = record_of(4, "all", 2)
-    assert replay_text(json.dumps(dict(data, pairs=True)), rate=game_points) == {
-        "error": 'pair games ("pairs": true, RULES.md 11) are not supported yet'}
     assert replay_text(json.dumps(dict(data, pairs=False)), rate=game_points) == \
         replay_text(json.dumps(data), rate=game_points)
+    three, _ = record_of(3, "all", 2)
+    assert replay_text(json.dumps(dict(three, pairs=True))) == {
+        "error": 'a pair game ("pairs": true) needs 4 players (RULES.md 11)'}
 
 
 def test_a_fair_block_is_checked():

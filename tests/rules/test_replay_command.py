@@ -54,7 +54,7 @@ def test_a_dash_reads_the_record_from_standard_input():
 
 def test_records_from_elsewhere_replay_as_the_sites_own(tmp_path):
     """RECORD.md: turn_seconds may be left out, any field it does not name is ignored at
-    every level; "pairs": true is refused.  (A "fair" block is checked: tests/rules/test_fair.py.)"""
+    every level.  (A "fair" block is checked: tests/rules/test_fair.py.)"""
     record, state = play_game(4, "all", seed=4)
     data = record.to_json()
     own = tmp_path / "own.json"
@@ -67,15 +67,15 @@ def test_records_from_elsewhere_replay_as_the_sites_own(tmp_path):
         move["clock"] = 7.5
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(json.dumps(other))
-    pairs = tmp_path / "pairs.json"
-    pairs.write_text(json.dumps(dict(data, pairs=True)))
+    three = tmp_path / "three.json"  # a pair game of three players
+    three.write_text(json.dumps(dict(data, players=data["players"][:3], pairs=True)))
     slow = tmp_path / "slow.json"
     slow.write_text(json.dumps(dict(data, turn_seconds=86_401)))  # a day and a second
-    done = replay(str(own), str(elsewhere), str(pairs), str(slow))
+    done = replay(str(own), str(elsewhere), str(three), str(slow))
     assert done.returncode == 1
     lines = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert lines[0]["status"] == "finished" and lines[0]["goats"] == list(state.goats)
     assert lines[1] == lines[0]
-    assert lines[2] == {"error": 'pair games ("pairs": true, RULES.md 11) are not supported yet'}
+    assert lines[2] == {"error": 'a pair game ("pairs": true) needs 4 players (RULES.md 11)'}
     assert lines[3] == {"error": '"turn_seconds", when given, must be a whole number of seconds '
                                  'from 1 to 86400'}
