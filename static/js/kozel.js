@@ -69,11 +69,22 @@
     }
   });
 
+  // -- the "no connection" banner: shown while the game's socket is down ------------
+  function showConnectionLost(lost) {
+    document.querySelectorAll("[data-connection-lost]").forEach(function (banner) {
+      banner.hidden = !lost;
+    });
+  }
+  document.addEventListener("htmx:wsOpen", function () { showConnectionLost(false); });
+  document.addEventListener("htmx:wsError", function () { showConnectionLost(true); });
+
   // -- reconnect whatever closed the socket, unless the server refused us for good ----
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event.code;
     var htmxRetries = [1006, 1011, 1012, 1013].indexOf(code) >= 0;
     var refused = code >= 4000 && code < 5000;
+    // Refused for good: no reconnecting to announce.
+    showConnectionLost(!refused);
     if (htmxRetries || refused) return;
     var socket = event.detail.socketWrapper;
     setTimeout(function () { socket.reconnect(); }, 500 + Math.random() * 1500);
