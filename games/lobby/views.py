@@ -27,6 +27,7 @@ from games.lobby import service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
 from games.play.service import PlayError
+from games.room import visits
 
 
 def _go(request, url):
@@ -65,7 +66,8 @@ def player_required(view):
 
 
 def _lobby_page(request, create_form=None, bots_form=None):
-    context = lobby_list.lobby_context(request.user)
+    context = lobby_list.lobby_context(request.user,
+                                       entered_room=visits.entered(request.session))
     context.update(create_form=create_form or RequestForm(), bots_form=bots_form or BotsForm())
     current = context["current"]
     if current and current.match.private and current.match.status == MatchStatus.WAITING:
