@@ -76,6 +76,9 @@ class Player(models.Model):
     # A copy of user.is_active, kept by games.moderation: the ladder leaves closed accounts
     # out through its own index, without a join to the users on every row it skips.
     active = models.BooleanField(_("active"), default=True)
+    # The terms of the last table this person asked for, by lobby form ("request",
+    # "bots"): the lobby's forms start from them (games.lobby.remembered).
+    table_terms = models.JSONField(_("last table terms"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("player")

@@ -20,7 +20,8 @@ document.addEventListener("htmx:wsAfterMessage", () => { window.kozelMessages +=
 
 
 @pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
-def test_the_lobby_link_in_a_new_game_goes_to_the_lobby(people, daphne_server, make_user, phone):
+def test_the_lobby_link_in_a_new_game_goes_to_the_lobby(people, daphne_server, make_user, phone,
+                                                       tmp_path):
     from games.models import Match
 
     lena = people("lena", phone=phone)
@@ -39,4 +40,8 @@ def test_the_lobby_link_in_a_new_game_goes_to_the_lobby(people, daphne_server, m
     assert timezone.now() - started < JUST_STARTED
     page.locator(f'[data-my-table="{match_id}"]').wait_for()
     assert urlsplit(page.url).path == "/"
+    # The bots form remembers the table just asked for (games.lobby.remembered).
+    bots = page.locator('form[data-testid="play-bots"]')
+    assert bots.locator('input[name="players"][value="2"]').is_checked()
+    page.screenshot(path=str(tmp_path / "lobby.png"), full_page=True)
     assert lena.errors == []
