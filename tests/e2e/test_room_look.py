@@ -40,3 +40,21 @@ def test_the_draw_button_stands_out_and_remembered_points_can_be_read(
         assert seen["ratio"] >= AA_TEXT, seen
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert person.errors == []
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_a_bots_turn_says_thinking_instead_of_a_countdown(people, daphne_server, make_user,
+                                                          make_match, phone, tmp_path):
+    state = a_moment(lambda s: s.turn == 1)
+    user = make_user("ira")
+    match = running_match(make_match, [user, None], state)  # seat 1: a bot, on the move
+    person = people("ira", phone=phone)
+    person.log_in_as(user, daphne_server)
+    page = person.page
+    page.goto(f"/games/{match.pk}/")
+    thinking = page.locator(".room-bar [data-bot-thinking]")
+    thinking.wait_for()
+    page.screenshot(path=str(tmp_path / "bot-turn.png"))
+    assert thinking.inner_text() == "думает…"
+    assert page.locator(".room-bar [data-deadline]").count() == 0
+    assert person.errors == []
