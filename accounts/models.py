@@ -48,7 +48,7 @@ class User(AbstractUser):
     )
     # Equal for login names that differ only in case or look alike (accounts.logins), so
     # no two accounts can be told apart only by letters that look the same.
-    login_key = models.CharField(max_length=LOGIN_KEY_MAX_LENGTH, unique=True, editable=False)
+    login_key = models.CharField(_("login key"), max_length=LOGIN_KEY_MAX_LENGTH, unique=True, editable=False)
 
     objects = UserManager()
 
@@ -66,7 +66,8 @@ class Player(models.Model):
     """A user as a player: what the ladder and the profile page show."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player",
+        verbose_name=_("user"),
     )
     rating = models.PositiveIntegerField(_("rating"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
@@ -75,6 +76,9 @@ class Player(models.Model):
     # A copy of user.is_active, kept by games.moderation: the ladder leaves closed accounts
     # out through its own index, without a join to the users on every row it skips.
     active = models.BooleanField(_("active"), default=True)
+    # The terms of the last table this person asked for, by lobby form ("request",
+    # "bots"): the lobby's forms start from them (games.lobby.remembered).
+    table_terms = models.JSONField(_("last table terms"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("player")

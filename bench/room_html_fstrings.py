@@ -75,7 +75,10 @@ def room(context: dict, events=(), shared: dict | None = None, language: str | N
 
 def _bar(c: dict, language: str) -> str:
     clock = ""
-    if c["status"] == "playing" and c["deadline_ms"]:
+    if c["status"] == "playing" and c.get("turn_bot"):
+        clock = (f'<span class="clock thinking" data-bot-thinking'
+                 f' title="{escape(_("A bot is thinking"))}">{_("thinking…")}</span>')
+    elif c["status"] == "playing" and c["deadline_ms"]:
         words = _clock_words(language, c.get("phase") == "deal")
         clock = (f'<span class="clock{" mine" if c["turn_mine"] else ""}"'
                  f' data-deadline="{c["deadline_ms"]}" data-now="{c["now_ms"]}"{words}</span>')

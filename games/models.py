@@ -39,7 +39,7 @@ class MatchStatus(models.TextChoices):
 
 
 class Match(models.Model):
-    seats_count = models.PositiveSmallIntegerField(_("seats"), default=MAX_SEATS)
+    seats_count = models.PositiveSmallIntegerField(_("number of seats"), default=MAX_SEATS)
     fish = models.CharField(_("fish"), max_length=3, choices=Fish.choices, default=Fish.ALL)
     # Two pairs, seats 0 and 2 against 1 and 3 (RULES.md 11); only a table of four.
     pairs = models.BooleanField(_("pairs (2 against 2)"), default=False)
@@ -47,14 +47,14 @@ class Match(models.Model):
     rated = models.BooleanField(_("rated"), default=True)
     private = models.BooleanField(_("private"), default=False)
     # The secret part of a private table's invitation link.
-    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
+    invite_token = models.CharField(_("invitation token"), max_length=32, unique=True, default=new_invite_token, editable=False)
     status = models.CharField(
         _("status"), max_length=11, choices=MatchStatus.choices, default=MatchStatus.WAITING
     )
     # The rules service's state, as it serializes it; null until the first deal.
-    state = models.JSONField(null=True, blank=True)
+    state = models.JSONField(_("game state"), null=True, blank=True)
     # Bumped with every change of `state`: clients send the version they acted on.
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("state version"), default=0)
     # When the player to move runs out of time; null while nobody is on the clock.
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     created_by = models.ForeignKey(
@@ -63,13 +63,14 @@ class Match(models.Model):
         null=True,
         blank=True,
         related_name="created_matches",
+        verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
     # How it ended: {"goats": [seat...], "interrupted_by": seat or null, "reason": str,
     # "rating_points": [points per seat] or null}.
-    result = models.JSONField(null=True, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -120,7 +121,8 @@ class Match(models.Model):
 class Seat(models.Model):
     """Who sits at seat `number` of a match: a registered user, or a bot."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats",
+                              verbose_name=_("match"))
     number = models.PositiveSmallIntegerField(_("seat"))
     # PROTECT: a person who has played is deactivated, never deleted, so records stay whole.
     user = models.ForeignKey(
@@ -129,6 +131,7 @@ class Seat(models.Model):
         null=True,
         blank=True,
         related_name="seats",
+        verbose_name=_("user"),
     )
     bot_name = models.CharField(_("bot"), max_length=40, blank=True, default="")
     joined_at = models.DateTimeField(_("joined"), default=timezone.now)
@@ -161,7 +164,7 @@ class Seat(models.Model):
 
     def __str__(self):
         who = self.bot_name if self.is_bot else self.user
-        return f"#{self.match_id} seat {self.number}: {who}"
+        return _("#%(match)s, seat %(seat)s: %(who)s") % {"match": self.match_id, "seat": self.number, "who": who}
 
 
 class SeatAddress(models.Model):
@@ -197,12 +200,13 @@ class MoveKind(models.TextChoices):
 class Move(AppendOnlyModel):
     """One action of the move log: numbered from 1 within its match, never changed."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves",
+                              verbose_name=_("match"))
     number = models.PositiveIntegerField(_("number"))
     # The acting seat; null for what no seat does (a deal).
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     kind = models.CharField(_("kind"), max_length=16, choices=MoveKind.choices)
-    payload = models.JSONField(default=dict, blank=True)
+    payload = models.JSONField(_("payload"), default=dict, blank=True)
     created_at = models.DateTimeField(_("time"), default=timezone.now)
 
     class Meta:
@@ -216,7 +220,7 @@ class Move(AppendOnlyModel):
         ]
 
     def __str__(self):
-        return f"#{self.match_id}.{self.number} {self.kind}"
+        return f"#{self.match_id}.{self.number} {self.get_kind_display()}"
 
 
 class RoundResult(models.TextChoices):
@@ -227,7 +231,8 @@ class RoundResult(models.TextChoices):
 class RoundScore(AppendOnlyModel):
     """One seat's scoring of one ended round (RULES.md 7), written when the round ends."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="round_scores")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="round_scores",
+                              verbose_name=_("match"))
     round_number = models.PositiveSmallIntegerField(_("round"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     points = models.PositiveIntegerField(_("round points"))
@@ -239,7 +244,7 @@ class RoundScore(AppendOnlyModel):
     result = models.CharField(_("round end"), max_length=4, choices=RoundResult.choices)
     result_seat = models.PositiveSmallIntegerField(_("out or fisherman"))
     bank_after = models.PositiveIntegerField(_("fish bank after"), default=0)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
 
     class Meta:
         verbose_name = _("round score")
@@ -260,7 +265,8 @@ class RoundScore(AppendOnlyModel):
         ]
 
     def __str__(self):
-        return f"#{self.match_id} round {self.round_number} seat {self.seat}"
+        return _("#%(match)s, round %(round)s, seat %(seat)s") % {
+            "match": self.match_id, "round": self.round_number, "seat": self.seat}
 
 
 class ClockBeat(models.Model):
@@ -277,4 +283,4 @@ class ClockBeat(models.Model):
         verbose_name_plural = _("clock heartbeats")
 
     def __str__(self):
-        return f"clock beat {self.beat_at}"
+        return _("clock beat at %(when)s") % {"when": self.beat_at}

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 # Drawn in a small box and scaled by the browser: on a phone the labels stay readable.
 WIDTH, HEIGHT = 480, 200
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 30     # margins for the labels
-GRID_LINES = 4
+MAX_INTERVALS = 4                             # between the y axis's ticks
 
 
 @dataclass
@@ -32,16 +32,18 @@ class Chart:
     plot_bottom: int = HEIGHT - BOTTOM
 
 
-def _nice_top(value: int) -> int:
-    """A round number at or above ``value`` to end the y axis on (10, 20, 50, 100, ...)."""
-    top = max(value, 10)
-    step = 1
-    while step * 10 <= top:
-        step *= 10
-    for multiple in (1, 2, 2.5, 5, 10):
-        if step * multiple >= top:
-            return int(step * multiple)
-    return top
+def rating_axis(highest: int) -> list[int]:
+    """The y axis's ticks for ratings up to ``highest``: whole numbers from 0, a round
+    step apart (1, 2, 5, 10, 20, 50, ...), at most MAX_INTERVALS of them, the last at or
+    above ``highest`` (a rating of 1 gets 0 and 1, not 0, 2.5, 5, 7.5, 10)."""
+    highest = max(highest, 1)
+    scale = 1
+    while True:
+        for multiple in (1, 2, 5):
+            step = multiple * scale
+            if -(-highest // step) <= MAX_INTERVALS:
+                return [step * i for i in range(-(-highest // step) + 1)]
+        scale *= 10
 
 
 def _seconds(when) -> float:
@@ -94,7 +96,8 @@ def rating_chart(points: list[tuple], start: datetime | None = None,
     begin = min(_seconds(start or points[0][0]), _seconds(points[0][0]))
     end = max(_seconds(now or points[-1][0]), _seconds(points[-1][0]))
     span = (end - begin) or 1
-    top = _nice_top(max(rating for _, rating in points))
+    ticks = rating_axis(max(rating for _, rating in points))
+    top = ticks[-1]
 
     # Coordinates as short strings ("44", "120.5"): they go straight into the SVG, and a
     # number would be localized by the template ("120,5" in Russian).
@@ -110,7 +113,7 @@ def rating_chart(points: list[tuple], start: datetime | None = None,
     steps.append(f"H{x(end)}")
     path = "".join(steps)
     area = f"{path}V{y(0)}Z"
-    y_ticks = [(y(top * i / GRID_LINES), round(top * i / GRID_LINES)) for i in range(GRID_LINES + 1)]
+    y_ticks = [(y(value), value) for value in ticks]
     x_ticks = [(x(moment), datetime.fromtimestamp(moment, timezone.utc)) for moment in (begin, end)]
     return Chart(WIDTH, HEIGHT, path, area, y_ticks, x_ticks,
                  (x(end), y(points[-1][1]), points[-1][1]), count)

@@ -23,8 +23,10 @@ class RatingRecord(AppendOnlyModel):
     """
 
     # PROTECT both ways: a rating is the sum of its records, so neither side may vanish.
-    match = models.ForeignKey("games.Match", on_delete=models.PROTECT, related_name="rating_records")
-    player = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="rating_records")
+    match = models.ForeignKey("games.Match", on_delete=models.PROTECT, related_name="rating_records",
+                              verbose_name=_("match"))
+    player = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="rating_records",
+                               verbose_name=_("player"))
     # A game's points (0 or more); minus those points in an annulment.
     points = models.IntegerField(_("rating points"))
     rating_after = models.PositiveIntegerField(_("rating after"))
@@ -89,7 +91,8 @@ class RatingTotal(models.Model):
     period the game was played in), and ``rebuild_totals`` recomputes them from the records.
     """
 
-    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="rating_totals")
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="rating_totals",
+                               verbose_name=_("player"))
     period = models.CharField(_("period"), max_length=5, choices=Period.choices)
     # The Monday of the week, or the first day of the month.
     start = models.DateField(_("from"))

@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 
 from games.play import notify
 from games.play.dbcall import database_call
-from games.room import layerwatch, socketcaps
+from games.room import layerwatch, socketcaps, visits
 from games.room.consumer import (CLOSE_FLOOD, CLOSE_NOT_A_MESSAGE, CLOSE_TOO_LARGE,
                                  CLOSE_TOO_MANY_SOCKETS, MAX_MESSAGE_BYTES, refuse,
                                  scope_language)
@@ -89,7 +89,8 @@ class LobbyConsumer(ClosingOnce):
         from games.lobby.listing import requests_fragment  # the lobby's own module renders its list
 
         with translation.override(self.language):
-            return requests_fragment(self.user, started_since)
+            return requests_fragment(self.user, started_since,
+                                     visits.entered(self.scope.get("session")))
 
 
 class LobbyPages:

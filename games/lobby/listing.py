@@ -69,9 +69,11 @@ def invite_path(match: Match) -> str:
     return reverse("games:invite", args=[match.invite_token])
 
 
-def lobby_context(user, started_since=None) -> dict:
+def lobby_context(user, started_since=None, entered_room=None) -> dict:
     """What _requests.html needs.  The viewer's table that started in the last moments
-    (``JUST_STARTED``), or at or after ``started_since``, takes the page to it."""
+    (``JUST_STARTED``), or at or after ``started_since``, takes the page to it -- unless
+    the viewer has been in its room already (``entered_room``, games.room.visits): then
+    they came to the lobby on purpose."""
     requests = open_requests()
     rows = [table_row(match, user) for match in requests[:MAX_LISTED]]
     more = max(0, requests.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
@@ -84,14 +86,14 @@ def lobby_context(user, started_since=None) -> dict:
                      .prefetch_related(seats_prefetch()).get(pk=match.pk))
             current = table_row(match, user)
             started = match.started_at if match.status == MatchStatus.PLAYING else None
-            just_started = started is not None and (
+            just_started = started is not None and match.pk != entered_room and (
                 timezone.now() - started < JUST_STARTED
                 or (started_since is not None and started >= started_since))
     return {"requests": rows, "more": more, "current": current, "just_started": just_started,
             "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
 
 
-def requests_fragment(user, started_since=None) -> str:
+def requests_fragment(user, started_since=None, entered_room=None) -> str:
     """The list as an out-of-band swap: ``<div id="lobby-requests" hx-swap-oob="true">``
     (``started_since``: see ``lobby_context``).
 
@@ -99,4 +101,4 @@ def requests_fragment(user, started_since=None) -> str:
     (hx-post), which sends the token from the page's ``hx-headers``.
     """
     return render_to_string("games/_requests.html",
-                            {**lobby_context(user, started_since), "oob": True})
+                            {**lobby_context(user, started_since, entered_room), "oob": True})

@@ -23,10 +23,11 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.lobby import listing as lobby_list
-from games.lobby import service as requests
+from games.lobby import remembered, service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
 from games.play.service import PlayError
+from games.room import visits
 from kozel_site.clientaddress import client_address
 
 
@@ -66,8 +67,12 @@ def player_required(view):
 
 
 def _lobby_page(request, create_form=None, bots_form=None):
-    context = lobby_list.lobby_context(request.user)
-    context.update(create_form=create_form or RequestForm(), bots_form=bots_form or BotsForm())
+    context = lobby_list.lobby_context(request.user,
+                                       entered_room=visits.entered(request.session))
+    user = request.user
+    context.update(
+        create_form=create_form or RequestForm(initial=remembered.initial(user, "request", RequestForm)),
+        bots_form=bots_form or BotsForm(initial=remembered.initial(user, "bots", BotsForm)))
     current = context["current"]
     if current and current.match.private and current.match.status == MatchStatus.WAITING:
         # Outside the live list (which is rendered without a request), so the link can
@@ -88,6 +93,7 @@ def create_request(request):
     form = RequestForm(request.POST)
     if not form.is_valid():
         return _lobby_page(request, create_form=form)
+    remembered.remember(request.user, "request", form)
     try:
         match = requests.create_request(request.user, address=client_address(request),
                                         **form.cleaned_data)
@@ -109,6 +115,7 @@ def play_with_bots(request):
     form = BotsForm(request.POST)
     if not form.is_valid():
         return _lobby_page(request, bots_form=form)
+    remembered.remember(request.user, "bots", form)
     try:
         match = requests.play_with_bots(request.user, address=client_address(request),
                                         **form.cleaned_data)

@@ -126,6 +126,8 @@ def _table_context(match: Match, state: rules.GameState | None, seats: list) -> 
     fields.update(
         chain=[{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in view["chain"]],
         turn_name=names.get(turn) if turn is not None else None,
+        # A bot moves in its own short pause: its countdown would say nothing true.
+        turn_bot=turn in bots and view["phase"] == "play",
         bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
         bazaar=view["bazaar"], fish=view["fish"], pairs=pairs,
     )

@@ -8,7 +8,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games.room import cache as snapshots
+from games.room import cache as snapshots, visits
 from games.play import service as services
 from games.room.present import announce
 from games.models import Match
@@ -32,6 +32,8 @@ def room_frame(match, seat) -> str:
 
 def room(request, match_id):
     match, seat = _match_for(request, match_id)
+    if seat is not None:
+        visits.note_entered(request.session, match.pk)
     return render(request, "games/room.html", {
         "match": match, "seat": seat, "status": match.status,
         "room_html": mark_safe(room_frame(match, seat)),  # autoescaped by its templates

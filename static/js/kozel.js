@@ -69,6 +69,15 @@
     }
   });
 
+  // -- the "no connection" banner: shown while the game's socket is down ------------
+  function showConnectionLost(lost) {
+    document.querySelectorAll("[data-connection-lost]").forEach(function (banner) {
+      banner.hidden = !lost;
+    });
+  }
+  document.addEventListener("htmx:wsOpen", function () { showConnectionLost(false); });
+  document.addEventListener("htmx:wsError", function () { showConnectionLost(true); });
+
   // -- reconnect whatever closed the socket, unless the server refused us for good ----
   // Over a cap (4409: too many sockets open, 4429: too many messages or reconnections)
   // the page says so; reconnecting would only be refused again.
@@ -85,6 +94,8 @@
     var htmxRetries = [1006, 1011, 1012, 1013].indexOf(code) >= 0;
     var refused = code >= 4000 && code < 5000;
     if (refused) showRefusal(code);
+    // Refused for good: no reconnecting to announce.
+    showConnectionLost(!refused);
     if (htmxRetries || refused) return;
     var socket = event.detail.socketWrapper;
     setTimeout(function () { socket.reconnect(); }, 500 + Math.random() * 1500);

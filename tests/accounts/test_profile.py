@@ -13,6 +13,7 @@ def profile_numbers(page):
     """The profile's numbers by their labels: {"Рейтинг": "1357", ..., "Последняя партия": ...}."""
     stats = page.split('<dl class="stats">')[1].split("</dl>")[0]
     numbers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", stats))
+    numbers.update(re.findall(r'data-stat="rated-games">(рейтинговых): (\d+)<', stats))
     numbers["Последняя партия"] = re.search(r"Последняя партия: ([^<]*)<br>", page).group(1)
     return numbers
 
@@ -25,7 +26,8 @@ def test_the_profile_page_shows_a_players_numbers(client, user):
     page = client.get("/players/masha/").content.decode()
     assert "<h1>masha</h1>" in page
     assert profile_numbers(page) == {
-        "Рейтинг": "1357", "Сыграно партий": "246", "Раз козлом": "97",
+        # Games played: the games listed (none here); the rated ones apart.
+        "Рейтинг": "1357", "Сыграно партий": "0", "рейтинговых": "246", "Раз козлом": "97",
         "Последняя партия": "14 марта 2019 г.",  # 15:00 in Moscow; Russian "j E Y г."
     }
 
@@ -33,7 +35,7 @@ def test_the_profile_page_shows_a_players_numbers(client, user):
 def test_a_player_with_no_games_shows_zeros(client, user):
     page = client.get("/players/masha/").content.decode()
     assert profile_numbers(page) == {
-        "Рейтинг": "0", "Сыграно партий": "0", "Раз козлом": "0",
+        "Рейтинг": "0", "Сыграно партий": "0", "рейтинговых": "0", "Раз козлом": "0",
         "Последняя партия": "ещё не было",
     }
 
@@ -133,6 +135,20 @@ def test_the_games_table_links_every_game(client, make_user, ended_game):
     assert f'href="/games/{lost.pk}/record/"' in rows[1] and "козёл" in rows[1]
     assert f'href="/games/{won.pk}/record/"' in rows[2] and "не козёл" in rows[2] and "+8" in rows[2]
     assert re.search(r">8</td>", rows[1])  # rating after: 8, then 8, then 8
+
+
+def test_games_played_counts_every_game_listed_with_bots_and_unrated_ones(
+        client, make_user, make_match, ended_game):
+    masha, olya = make_user("masha"), make_user("olya")
+    ended_game([masha, olya], [8, 0], goats=[1])
+    make_match([masha, None], status=MatchStatus.FINISHED, rated=False,
+               ended_at=timezone.now(), result={"goats": [1], "interrupted_by": None,
+                                                "reason": None, "scores": [20, 101],
+                                                "rating_points": None})
+    page = client.get("/players/masha/").content.decode()
+    numbers = profile_numbers(page)
+    assert len(game_rows(page)) == 2
+    assert numbers["Сыграно партий"] == "2" and numbers["рейтинговых"] == "1"
 
 
 def test_the_games_table_pages_with_the_same_queries(client, make_user, ended_game):

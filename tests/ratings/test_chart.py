@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta, timezone
 
-from ratings.chart import HEIGHT, WIDTH, _nice_top, rating_chart, thin
+from ratings.chart import HEIGHT, WIDTH, rating_axis, rating_chart, thin
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -17,14 +17,30 @@ def test_a_staircase_from_zero_through_every_record():
     assert chart.path.startswith("M44,")
     assert chart.path.count("H") == 3 and chart.path.count("V") == 2
     assert chart.last[2] == 11 and chart.last[0] == str(WIDTH - 12)
-    assert chart.y_ticks[0][1] == 0 and chart.y_ticks[-1][1] == 20
+    assert [value for _, value in chart.y_ticks] == [0, 5, 10, 15]
     assert chart.area.endswith("Z")
     for y, _ in chart.y_ticks:
         assert 0 <= float(y) <= HEIGHT
 
 
-def test_nice_tops():
-    assert [_nice_top(v) for v in (0, 7, 11, 23, 99, 101, 260, 4100)] == [10, 10, 20, 25, 100, 200, 500, 5000]
+def test_the_y_axis_has_few_whole_round_ticks_from_zero_to_the_highest_rating():
+    assert rating_axis(1) == [0, 1]
+    assert rating_axis(0) == [0, 1]
+    assert rating_axis(3) == [0, 1, 2, 3]
+    assert rating_axis(7) == [0, 2, 4, 6, 8]
+    assert rating_axis(11) == [0, 5, 10, 15]
+    assert rating_axis(101) == [0, 50, 100, 150]
+    assert rating_axis(4100) == [0, 2000, 4000, 6000]
+    for highest in range(0, 3000, 7):
+        ticks = rating_axis(highest)
+        assert len(ticks) <= 5 and ticks[0] == 0 and ticks[-1] >= highest
+        assert all(isinstance(t, int) for t in ticks)
+        assert len({b - a for a, b in zip(ticks, ticks[1:])}) == 1  # evenly spaced
+
+
+def test_a_rating_of_one_is_drawn_on_ticks_0_and_1():
+    chart = rating_chart([(T0 + timedelta(days=1), 1)], start=T0, now=T0 + timedelta(days=2))
+    assert [value for _, value in chart.y_ticks] == [0, 1]
 
 
 def test_a_long_history_is_thinned_but_keeps_its_end_and_its_drops():

@@ -426,6 +426,23 @@ def test_a_table_that_just_filled_takes_its_players_in_even_without_the_start_no
     assert "data-redirect" not in html and f'href="{room_url(match)}"' in html
 
 
+def test_a_player_who_has_been_in_the_room_goes_to_the_lobby_when_they_ask(client, make_user):
+    """In the first seconds of a game the lobby takes its players to the room by itself;
+    one who was in the room already and clicked "Lobby" stays in the lobby."""
+    masha, alex = make_user("masha"), make_user("alex")
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
+    client.force_login(masha)
+    redirect = f'data-redirect="{room_url(match)}"'
+    assert redirect in client.get("/").content.decode()  # not in the room yet: taken there
+    assert client.get(room_url(match)).status_code == 200
+    page = client.get("/").content.decode()
+    assert redirect not in page and f'href="{room_url(match)}"' in page
+    # The lobby's live list (its WebSocket's fragment) agrees.
+    assert redirect not in requests_fragment(masha, entered_room=match.pk)
+    assert redirect in requests_fragment(masha, entered_room=match.pk + 1)
+
+
 def test_a_lobby_page_resyncing_is_taken_to_a_table_that_started_since_it_connected(make_user):
     """After Redis came back, a lobby page gets its list again (games.lobby.consumer.LobbyPages)
     with the way to a table that filled since the page connected, however long ago: its
