@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
                           MatchStatus, Seat)
-from games.play import notify
+from games.play import notify, seeds
 from games.play.service import RUNNING, PlayError, start
 
 BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
@@ -48,30 +48,38 @@ def _check_options(players, fish, turn_seconds) -> None:
         raise PlayError(_("The turn time is 10 to 120 seconds."), "invalid")
 
 
-def _new_table(user, players, fish, turn_seconds, **fields) -> Match:
-    """A new table with ``user`` in seat 0, once the options and the person are checked."""
+def _new_table(user, players, fish, turn_seconds, client_seed, **fields) -> Match:
+    """A new table with ``user`` in seat 0, once the options and the person are checked;
+    its server seed is drawn now, so its commitment is public from the first moment."""
     _check_options(players, fish, turn_seconds)
+    client_seed = seeds.client_seed(client_seed)
     _lock_person(user)
     _check_free(user)
     match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                                 created_by=user, **fields)
-    Seat.objects.create(match=match, number=0, user=user)
+                                 created_by=user, **seeds.seed_fields(), **fields)
+    Seat.objects.create(match=match, number=0, user=user, client_seed=client_seed)
     return match
 
 
 @transaction.atomic
 def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
-                   rated: bool = True, private: bool = False) -> Match:
-    """Open a game request with its creator in seat 0."""
-    match = _new_table(user, players, fish, turn_seconds, rated=rated, private=private)
+                   rated: bool = True, private: bool = False,
+                   client_seed: str | None = None) -> Match:
+    """Open a game request with its creator in seat 0; ``client_seed`` is theirs (one is
+    made for them if they gave none)."""
+    match = _new_table(user, players, fish, turn_seconds, client_seed,
+                       rated=rated, private=private)
     if not private:
         notify.lobby_changed()
     return match
 
 
 @transaction.atomic
-def join_request(user, match_id: int, invite_token: str | None = None) -> Match:
-    """Take the next free seat of a waiting request; the game starts when the table is full."""
+def join_request(user, match_id: int, invite_token: str | None = None,
+                 client_seed: str | None = None) -> Match:
+    """Take the next free seat of a waiting request, with the person's ``client_seed`` (one
+    is made for them if they gave none); the game starts when the table is full."""
+    client_seed = seeds.client_seed(client_seed)
     # The match first, then the person: two joins of one request queue here, and a
     # request is not yet a running game (its one path starts at the first deal).
     match = Match.objects.select_for_update().filter(pk=match_id).first()
@@ -84,7 +92,7 @@ def join_request(user, match_id: int, invite_token: str | None = None) -> Match:
     _check_free(user)
     taken = set(match.seats.values_list("number", flat=True))
     number = min(set(range(match.seats_count)) - taken)
-    Seat.objects.create(match=match, number=number, user=user)
+    Seat.objects.create(match=match, number=number, user=user, client_seed=client_seed)
     if len(taken) + 1 == match.seats_count:
         _start(match)
     if not match.private:
@@ -108,12 +116,15 @@ def leave_request(user, match_id: int) -> None:
 
 
 @transaction.atomic
-def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30) -> Match:
+def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30,
+                   client_seed: str | None = None) -> Match:
     """A table of ``players`` seats, the person in seat 0 and bots in the rest; never rated."""
     # Not private: anyone may watch it (it starts at once, so it never shows as a request).
-    match = _new_table(user, players, fish, turn_seconds, rated=False, private=False)
+    match = _new_table(user, players, fish, turn_seconds, client_seed,
+                       rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
-        Seat.objects.create(match=match, number=number, bot_name=name)
+        Seat.objects.create(match=match, number=number, bot_name=name,
+                            client_seed=seeds.bot_client_seed(number))
     _start(match)
     return match
 
