@@ -6,9 +6,12 @@ phone without scrolling sideways."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
+
+from tests import seeding
 
 from tests.e2e.test_page_layout import MEASURE
 
@@ -56,6 +59,10 @@ def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, mak
     expect(page.locator("[data-my-table]")).to_be_visible()
     match = Match.objects.get()
     assert match.seats.get(number=0).client_seed == "Masha's own seed ~ 42"
+    # The server process drew the table's seed from the test's seed (tests/seeding.py).
+    seed = int(os.environ[seeding.SEED_VARIABLE])
+    made = seeding.seed_generator(seed, seeding.server_stream("daphne"))
+    assert bytes(match.server_seed) == made.randbytes(32)
     expect(page.locator(f'[data-request="{match.pk}"] [data-commitment]')).to_have_text(
         match.commitment)
 

@@ -3,7 +3,8 @@ hand and the bazaar, so it leaves the server only once the game is over.
 
 Whole games are played over real WebSockets (2 and 4 people, and a person with bots);
 every frame every seat and a spectator receive, every page the players, a visitor and a
-superuser open along the way (lobby, invitation, room, the game's pages, the admin),
+superuser open along the way (lobby, invitation, room, the game's pages, a profile, the
+moderators' pages, the admin),
 every refusal and every log line are searched for the seed and for any 8 hex
 characters of it in a row.  Once the game is over its page shows the seed.
 """
@@ -73,8 +74,11 @@ def pages_of(match: Match, clients) -> list[tuple[str, str]]:
     urls = [reverse("games:lobby"), reverse("games:room", args=[match.pk]),
             reverse("games:invite", args=[match.invite_token]),
             reverse("records:game", args=[match.pk]), reverse("records:download", args=[match.pk]),
-            reverse("records:replay", args=[match.pk])]
-    admin_urls = [reverse("admin:games_match_change", args=[match.pk]),
+            reverse("records:replay", args=[match.pk]),
+            reverse("accounts:profile", args=[match.seats.get(number=0).name])]
+    admin_urls = [reverse("moderation:index"), reverse("moderation:find_game") + f"?q={match.pk}",
+                  reverse("moderation:game", args=[match.pk]),
+                  reverse("admin:games_match_change", args=[match.pk]),
                   reverse("admin:games_match_changelist"), reverse("admin:games_seat_changelist"),
                   reverse("admin:games_move_changelist") + f"?q={match.pk}"]
     admin_urls += [reverse("admin:games_move_change", args=[pk])
