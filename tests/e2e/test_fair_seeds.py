@@ -65,6 +65,7 @@ def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, mak
     assert bytes(match.server_seed) == made.randbytes(32)
     expect(page.locator(f'[data-request="{match.pk}"] [data-commitment]')).to_have_text(
         match.commitment)
+    assert_fits(page, f'[data-request="{match.pk}"]')  # the commitment wraps on a phone
 
     other = alex.page
     other.goto("/")
@@ -73,6 +74,8 @@ def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, mak
     seed_field = row.locator("input[data-client-seed]")
     expect(seed_field).to_have_value(HEX_SEED)
     sent = seed_field.input_value()
+    row.locator("summary").click()
+    assert_fits(other, f'[data-request="{match.pk}"]')
     row.locator('[data-action="join"]').click()
     other.wait_for_url(re.compile(rf"/games/{match.pk}/$"))
     assert match.seats.get(number=1).client_seed == sent
