@@ -158,6 +158,13 @@ def test_a_downloaded_record_of_a_real_game_passes_replays_fair_check(make_user,
     requests.join_request(people[1], match.pk)
     play_out(match, people)
     client.force_login(people[0])
+    # The game's page: the commitment, the revealed seed, every client seed and the
+    # record to download, explained for players (no command line).
+    page = client.get(reverse("records:game", args=[match.pk])).content.decode()
+    for shown in [match.commitment, bytes(match.server_seed).hex(), *match.client_seeds,
+                  reverse("records:download", args=[match.pk]), "Проверяемая раздача"]:
+        assert shown in page
+    assert "manage.py" not in page and "python" not in page.lower()
     response = client.get(reverse("records:download", args=[match.pk]))
     record = json.loads(response.content)
     assert record["fair"]["scheme"] == "kozel-fair/1"
