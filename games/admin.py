@@ -1,8 +1,9 @@
 """The games in the admin: read-only, and blind to a running game's hidden tiles.
 
 While a game is waiting or being played, its state (every hand and the bazaar in draw
-order) and its moves' payloads (the deals) are shown to nobody, superusers included: a
-staff member may sit at a table too.  Moderators watch a running game from its room, as
+order), its moves' payloads (the deals) and its server seed (which tells every deal,
+RECORD.md kozel-fair/1) are shown to nobody, superusers included: a staff member may
+sit at a table too.  Moderators watch a running game from its room, as
 any spectator does; everything is shown once the game is over.
 """
 
@@ -16,8 +17,9 @@ from kozel_site.readonly_admin import ReadOnlyAdminMixin, ReadOnlyTabularInline
 from ratings.models import RatingRecord
 
 RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
-# What tells a running game's hidden tiles: the state of a match, the payload of a move.
-HIDDEN_MATCH_FIELDS = ("state",)
+# What tells a running game's hidden tiles: the state and the server seed of a match, the
+# payload of a move.
+HIDDEN_MATCH_FIELDS = ("state", "server_seed")
 HIDDEN_MOVE_FIELDS = ("payload",)
 
 
@@ -38,7 +40,7 @@ def game_room_link(match):
 
 class SeatInline(ReadOnlyTabularInline):
     model = Seat
-    fields = ("number", "user", "bot_name", "joined_at")
+    fields = ("number", "user", "bot_name", "client_seed", "joined_at")
 
 
 class MoveInline(ReadOnlyTabularInline):
@@ -109,7 +111,8 @@ class MatchAdmin(NoFilterOnHiddenFieldsMixin, SearchByIdMixin, ReadOnlyAdminMixi
         fields = super().get_readonly_fields(request, obj)
         if is_running(obj):
             return ["game_room", *without(fields, HIDDEN_MATCH_FIELDS)]
-        return fields
+        # The raw seed, once it may be shown, in the hex a record gives it in.
+        return ["revealed_seed" if name == "server_seed" else name for name in fields]
 
     def get_fields(self, request, obj=None):
         # Exactly the fields shown read-only: a hidden field must not come back as a form field.
@@ -118,6 +121,12 @@ class MatchAdmin(NoFilterOnHiddenFieldsMixin, SearchByIdMixin, ReadOnlyAdminMixi
     @admin.display(description=_("game room"))
     def game_room(self, match):
         return game_room_link(match)
+
+    @admin.display(description=_("server seed"))
+    def revealed_seed(self, match):
+        if is_running(match) or match.server_seed is None:
+            return "—"
+        return bytes(match.server_seed).hex()
 
     @admin.display(description=_("players"))
     def players(self, match):

@@ -71,6 +71,13 @@ class Match(models.Model):
     # How it ended: {"goats": [seat...], "interrupted_by": seat or null, "reason": str,
     # "rating_points": [points per seat] or null}.
     result = models.JSONField(_("result"), null=True, blank=True)
+    # The verifiable deal (RECORD.md, kozel-fair/1): the secret seed every round is dealt
+    # from, drawn with the request, and its SHA-256, public from then on.  The seed is
+    # shown to nobody until the game is over (games.records.fair).  A match without one
+    # (made before seeds existed) deals from the system's randomness.
+    server_seed = models.BinaryField(null=True, blank=True, editable=False)
+    commitment = models.CharField(_("commitment"), max_length=64, blank=True, default="",
+                                  editable=False)
 
     class Meta:
         verbose_name = _("match")
@@ -112,6 +119,15 @@ class Match(models.Model):
         only; ``seat`` is the user's seat here, if any."""
         return self.private and seat is None and not getattr(user, "is_staff", False)
 
+    @property
+    def is_over(self) -> bool:
+        return self.status in (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
+
+    @cached_property
+    def client_seeds(self) -> list[str]:
+        """Every seat's client seed, in seat order (fixed once the table is full)."""
+        return list(self.seats.order_by("number").values_list("client_seed", flat=True))
+
     @cached_property
     def seat_users(self) -> dict[int, int | None]:
         """Seat number -> the user sitting there (None for a bot)."""
@@ -134,6 +150,9 @@ class Seat(models.Model):
         verbose_name=_("user"),
     )
     bot_name = models.CharField(_("bot"), max_length=40, blank=True, default="")
+    # The seat's part of the verifiable deal (RECORD.md, kozel-fair/1): up to 64
+    # printable ASCII characters, the person's choice; a bot's is its seat number.
+    client_seed = models.CharField(_("client seed"), max_length=64, blank=True, default="")
     joined_at = models.DateTimeField(_("joined"), default=timezone.now)
 
     class Meta:

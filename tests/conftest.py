@@ -88,18 +88,25 @@ def logged_in_client(client, user):
 def make_match(db):
     """make_match(players=[user, None, ...], **fields) -> a Match with its seats.
 
-    A user in `players` takes that seat; None puts a bot there.
+    A user in `players` takes that seat; None puts a bot there.  The match gets its
+    kozel-fair/1 seeds as the lobby gives them, made from the test's seed
+    (tests/seeding.py); ``server_seed=None`` makes a match from before seeds existed.
     """
     from games.models import Match, Seat
+    from games.play import seeds
 
     def make(players=(), **fields):
         fields.setdefault("seats_count", max(2, len(players)))
+        if "server_seed" not in fields:
+            fields.update(seeds.seed_fields())
         match = Match.objects.create(**fields)
         for number, person in enumerate(players):
             if person is None:
-                Seat.objects.create(match=match, number=number, bot_name=f"Bot {number}")
+                Seat.objects.create(match=match, number=number, bot_name=f"Bot {number}",
+                                    client_seed=seeds.bot_client_seed(number))
             else:
-                Seat.objects.create(match=match, number=number, user=person)
+                Seat.objects.create(match=match, number=number, user=person,
+                                    client_seed=seeds.new_client_seed())
         return match
 
     return make

@@ -1,8 +1,9 @@
 """Deals from a seed in tests, so that a failing test's games can be dealt again.
 
-A real game deals from the system's randomness (``games.play.service.deal_random``).  In the
-tests every deal made through the services, and every bot's tie-break, comes instead
-from one seed per test: drawn at random, or taken from ``KOZEL_TEST_SEED``; a failing
+A real game deals from its kozel-fair/1 seeds, the server's drawn from the system's
+randomness (``games.play.seeds``); a match without seeds from ``deal_random``.  In the
+tests every server seed and every client seed the server makes, every deal of a match
+without seeds, and every bot's tie-break, come instead from one seed per test: drawn at random, or taken from ``KOZEL_TEST_SEED``; a failing
 test shows it in its report (tests/conftest.py), and
 
     KOZEL_TEST_SEED=<seed> .venv/bin/python -m pytest tests/path::test_name
@@ -34,15 +35,23 @@ def seed_deals(seed: int, stream: str = "tests", setattr=setattr) -> None:
     game the test process dealt first, and should not deal them the same tiles again.
     ``setattr`` is monkeypatch's in a test (undone after it)."""
     from games import rules
-    from games.play import bots, service as services
+    from games.play import bots, seeds, service as services
 
     deals = deal_generator(seed, stream)
     setattr(services, "deal_random", lambda: deals)
+    made = seed_generator(seed, stream)
+    setattr(seeds, "new_server_seed", lambda: made.randbytes(32))
+    setattr(seeds, "new_client_seed", lambda: made.randbytes(16).hex())
     setattr(bots, "_PLAYER", rules.HeuristicPlayer(f"{seed}:{stream}:bots"))
 
 
 def deal_generator(seed: int, stream: str) -> random.Random:
     return random.Random(f"{seed}:{stream}:deals")
+
+
+def seed_generator(seed: int, stream: str) -> random.Random:
+    """Where the test's server and client seeds come from (kozel-fair/1)."""
+    return random.Random(f"{seed}:{stream}:fair-seeds")
 
 
 def server_stream(program: str) -> str:

@@ -5,10 +5,13 @@ who may sit where are games.play.service's to enforce (it refuses with PlayError
 """
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Fish
+from games.play import seeds
+from games.rules import fair
 
 PLAYER_CHOICES = [(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)]
 DEFAULT_TURN_SECONDS = 30
@@ -49,6 +52,21 @@ class _PairsOnlyForFour:
         return data
 
 
+def _check_client_seed(value):
+    if value and not fair.valid_client_seed(value):
+        raise ValidationError(seeds.invalid_client_seed_message(), code="client_seed")
+
+
+def _client_seed_field():
+    # Empty without JavaScript (static/js/fair.js fills it): the server then makes one.
+    return forms.CharField(
+        label=_("Your client seed"), required=False, max_length=fair.MAX_CLIENT_SEED,
+        validators=[_check_client_seed],
+        widget=forms.TextInput(attrs={"data-client-seed": "", "autocomplete": "off",
+                                      "spellcheck": "false", "autocapitalize": "off"}),
+    )
+
+
 class RequestForm(_PairsOnlyForFour, forms.Form):
     """A game request ("заявка"): the table's size and terms."""
 
@@ -62,6 +80,7 @@ class RequestForm(_PairsOnlyForFour, forms.Form):
         label=_("Private table"), required=False,
         help_text=_("Not listed in the lobby: you get an invitation link to send."),
     )
+    client_seed = _client_seed_field()
 
 
 class BotsForm(_PairsOnlyForFour, forms.Form):
@@ -71,6 +90,7 @@ class BotsForm(_PairsOnlyForFour, forms.Form):
     fish = _fish_field()
     pairs = _pairs_field()
     turn_seconds = _turn_seconds_field()
+    client_seed = _client_seed_field()
 
     def __init__(self, *args, **kwargs):
         # Both forms share field names on one page: distinct ids keep the labels right.

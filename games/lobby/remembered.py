@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from django import forms
 
+# A client seed is the person's fresh randomness for one table (kozel-fair/1): a
+# remembered one would deal every next table from the same seed.
+NOT_REMEMBERED = {"client_seed"}
+
 
 def initial(user, name: str, form_class: type[forms.Form]) -> dict:
     """The ``name`` form's last choices of ``user`` that the form still has fields for."""
     player = getattr(user, "player", None) if user.is_authenticated else None
     terms = (player.table_terms or {}).get(name, {}) if player is not None else {}
-    return {key: value for key, value in terms.items() if key in form_class.base_fields}
+    return {key: value for key, value in terms.items() if key in form_class.base_fields and key not in NOT_REMEMBERED}
 
 
 def remember(user, name: str, form: forms.Form) -> None:
@@ -20,7 +24,8 @@ def remember(user, name: str, form: forms.Form) -> None:
     if player is None:
         return
     terms = dict(player.table_terms or {})
-    terms[name] = {key: form.cleaned_data[key] for key in form.fields}
+    terms[name] = {key: form.cleaned_data[key] for key in form.fields
+                   if key not in NOT_REMEMBERED}
     if terms != player.table_terms:
         player.table_terms = terms
         player.save(update_fields=["table_terms"])

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
                           MatchStatus, Seat, SeatAddress)
-from games.play import notify
+from games.play import notify, seeds
 from games.play.service import RUNNING, PlayError, start
 
 BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
@@ -50,34 +50,40 @@ def _check_options(players, fish, turn_seconds, pairs=False) -> None:
         raise PlayError(_("Pairs (2 against 2) need a table of four."), "invalid")
 
 
-def _seat_person(match: Match, number: int, user, address: str | None) -> Seat:
-    """``user`` in seat ``number``, with the client address they took it from (if known),
-    which only the moderation pages read."""
-    seat = Seat.objects.create(match=match, number=number, user=user)
+def _seat_person(match: Match, number: int, user, address: str | None,
+                 client_seed: str) -> Seat:
+    """``user`` in seat ``number`` with their client seed, and the client address they
+    took it from (if known), which only the moderation pages read."""
+    seat = Seat.objects.create(match=match, number=number, user=user, client_seed=client_seed)
     if address:
         SeatAddress.objects.create(seat=seat, address=address)
     return seat
 
 
 def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
-               **fields) -> Match:
-    """A new table with ``user`` in seat 0, once the options and the person are checked."""
+               client_seed=None, **fields) -> Match:
+    """A new table with ``user`` in seat 0, once the options and the person are checked;
+    its server seed is drawn now, so its commitment is public from the first moment."""
     _check_options(players, fish, turn_seconds, pairs)
+    client_seed = seeds.client_seed(client_seed)
     _lock_person(user)
     _check_free(user)
     match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                                 pairs=pairs, created_by=user, **fields)
-    _seat_person(match, 0, user, address)
+                                 pairs=pairs, created_by=user, **seeds.seed_fields(),
+                                 **fields)
+    _seat_person(match, 0, user, address, client_seed)
     return match
 
 
 @transaction.atomic
 def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
                    rated: bool = True, private: bool = False, pairs: bool = False,
-                   address: str | None = None) -> Match:
-    """Open a game request with its creator in seat 0; ``pairs`` for four as two pairs
-    (``address``: the client's)."""
+                   address: str | None = None, client_seed: str | None = None) -> Match:
+    """Open a game request with its creator in seat 0; ``pairs`` for four as two pairs;
+    ``address`` is the client's, ``client_seed`` theirs (one is made for them if they
+    gave none)."""
     match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
+                       client_seed=client_seed,
                        rated=rated, private=private)
     if not private:
         notify.lobby_changed()
@@ -86,9 +92,11 @@ def create_request(user, *, players: int, fish: str = "all", turn_seconds: int =
 
 @transaction.atomic
 def join_request(user, match_id: int, invite_token: str | None = None,
-                 address: str | None = None) -> Match:
-    """Take the next free seat of a waiting request; the game starts when the table is full
+                 address: str | None = None, client_seed: str | None = None) -> Match:
+    """Take the next free seat of a waiting request, with the person's ``client_seed`` (one
+    is made for them if they gave none); the game starts when the table is full
     (``address``: the client's)."""
+    client_seed = seeds.client_seed(client_seed)
     # The match first, then the person: two joins of one request queue here, and a
     # request is not yet a running game (its one path starts at the first deal).
     match = Match.objects.select_for_update().filter(pk=match_id).first()
@@ -101,7 +109,7 @@ def join_request(user, match_id: int, invite_token: str | None = None,
     _check_free(user)
     taken = set(match.seats.values_list("number", flat=True))
     number = min(set(range(match.seats_count)) - taken)
-    _seat_person(match, number, user, address)
+    _seat_person(match, number, user, address, client_seed)
     if len(taken) + 1 == match.seats_count:
         _start(match)
     if not match.private:
@@ -126,13 +134,16 @@ def leave_request(user, match_id: int) -> None:
 
 @transaction.atomic
 def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30,
-                   pairs: bool = False, address: str | None = None) -> Match:
+                   pairs: bool = False, address: str | None = None,
+                   client_seed: str | None = None) -> Match:
     """A table of ``players`` seats, the person in seat 0 and bots in the rest; never rated."""
     # Not private: anyone may watch it (it starts at once, so it never shows as a request).
     match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
+                       client_seed=client_seed,
                        rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
-        Seat.objects.create(match=match, number=number, bot_name=name)
+        Seat.objects.create(match=match, number=number, bot_name=name,
+                            client_seed=seeds.bot_client_seed(number))
     _start(match)
     return match
 

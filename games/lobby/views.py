@@ -126,9 +126,12 @@ def play_with_bots(request):
 
 
 def _join(request, match_id, token=None):
+    # The browser's seed (static/js/fair.js); none without JavaScript: the server makes one.
+    client_seed = request.POST.get("client_seed", "").strip() or None
     try:
         match = requests.join_request(request.user, match_id, invite_token=token,
-                                      address=client_address(request))
+                                      address=client_address(request),
+                                      client_seed=client_seed)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())

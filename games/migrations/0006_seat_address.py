@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_match_pairs'),
+        ('games', '0005_fair_seeds'),
     ]
 
     operations = [

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.models import Match, MatchStatus, MoveKind
 from games.play import bots, finish, store
+from games.rules import fair
 
 RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
 # How often the clock, a leaver or a moderator decides afresh when the game moved on
@@ -178,9 +179,20 @@ def _is_bot(match: Match, seat: int) -> bool:
     return match.seat_users.get(seat, 0) is None
 
 
+def next_deal(match: Match, state: rules.GameState) -> rules.Deal:
+    """The deal of the next round: from the match's kozel-fair/1 seeds (RECORD.md), the
+    redeals included; a match without a seed (made before seeds existed) deals from
+    ``deal_random``.  Stored seeds give the same deal in any process, after a restart too."""
+    if match.server_seed is None:
+        return rules.random_deal(match.seats_count, deal_random())
+    deal, _attempt = fair.fair_deal(bytes(match.server_seed), state.round + 1,
+                                    match.client_seeds)
+    return deal
+
+
 def _deal(match: Match, state: rules.GameState, deal: rules.Deal | None = None,
           **fields) -> store.Change:
-    deal = deal or rules.random_deal(match.seats_count, deal_random())
+    deal = deal or next_deal(match, state)
     state, events = rules.start_round(state, deal)
     return _after(match, state, events, [(MoveKind.DEAL, None, deal.to_json())], **fields)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games import rules
 from games.models import Match, MoveKind
+from games.records.fair import fair_block
 
 
 def _action(payload: dict) -> rules.Action:
@@ -47,10 +48,12 @@ def state_after(match: Match, version: int | None = None) -> rules.GameState:
 
 
 def record_of(match: Match) -> rules.Record:
-    """The game record of a match: its players, deals, every action and any interrupt."""
+    """The game record of a match: its players, deals, every action and any interrupt,
+    and its ``fair`` block once the game is over."""
     seats = {s.number: s.name for s in match.seats.select_related("user")}
     record = rules.Record([seats[n] for n in range(match.seats_count)], match.fish,
                           match.turn_seconds, pairs=match.pairs)
+    record.fair = fair_block(match)
     for move in match.moves.order_by("number"):
         if move.kind == MoveKind.DEAL:
             record.rounds.append(rules.RecordRound(

@@ -13,6 +13,7 @@ from games.records import replayer
 from games.play import service as services
 from games.models import Match, MatchStatus
 from games.room.present import round_table, seat_names
+from games.records.fair import fair_block
 from games.records.log import record_of, state_after
 
 OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
@@ -61,7 +62,7 @@ def game(request, match_id):
         "goat": s.number in (result.get("goats") or []),
         "interrupter": result.get("interrupted_by") == s.number,
         "points": points[s.number] if match.rated else None,
-        "record": records.get(s.user_id),
+        "record": records.get(s.user_id), "client_seed": s.client_seed,
         "pair": s.number % 2 + 1 if match.pairs else None,  # partners: seats 0&2, 1&3
     } for s in seats]
     staff = request.user.is_authenticated and request.user.is_staff \
@@ -70,6 +71,7 @@ def game(request, match_id):
         "match": match, "players": players, "result": result,
         "table": round_table(match, names, match.seats_count),
         "annulment": annulment, "aborted": aborted, "moderator": staff,
+        "fair": fair_block(match),
     })
 
 

@@ -232,3 +232,18 @@ def test_a_game_that_is_over_shows_its_tiles(client, seated_staff):
     assert tiles_shown(pages["match"].content.decode()) == set(ALL_TILES)
     assert tiles_shown(pages["the deal"].content.decode()) == set(ALL_TILES)
     assert list(pages["move search"].context["cl"].result_list) == [match.moves.get(kind=MoveKind.DEAL)]
+
+
+def test_a_running_games_seed_is_not_in_the_admin_and_shows_once_it_is_over(client, seated_staff):
+    """RECORD.md, kozel-fair/1: the server seed tells every deal, so the admin shows it as
+    the record does (hex) only once the game is over, and never filters by it."""
+    from games.play import service as services
+
+    staff, match = seated_staff
+    client.force_login(staff)
+    seed = bytes(match.server_seed).hex()
+    page = client.get(change(match)).content.decode()
+    assert match.commitment in page and seed not in page and "server_seed" not in page
+    assert client.get(changelist(Match), {"server_seed__isnull": "False"}).status_code == 400
+    services.leave_game(match.pk, match.seats.get(number=1).user)
+    assert seed in client.get(change(match)).content.decode()

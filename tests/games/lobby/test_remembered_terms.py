@@ -57,3 +57,14 @@ def test_a_refused_form_is_not_remembered(client, make_user):
     client.force_login(alex)
     client.post("/games/new/", {"players": 3, "fish": "one", "turn_seconds": 5})
     assert alex.player.__class__.objects.get(pk=alex.player.pk).table_terms == {}
+
+
+def test_a_client_seed_is_never_remembered(client, make_user):
+    """kozel-fair/1: each table gets the person's fresh seed, not the last one again."""
+    vera = make_user("vera")
+    client.force_login(vera)
+    client.post("/games/new/", {"players": 2, "fish": "all", "turn_seconds": 30,
+                                "client_seed": "my-own-seed-42"})
+    vera.player.refresh_from_db()
+    assert "client_seed" not in vera.player.table_terms["request"]
+    assert "my-own-seed-42" not in client.get("/").content.decode()

@@ -13,7 +13,7 @@ from games import rules
 from games.play import service as services
 from games.lobby import service as requests
 from games.models import ClockBeat, Match, MatchStatus
-from games.records.log import state_after
+from games.records.log import record_of, state_after
 
 from ..conftest import human_move, wait_for
 
@@ -60,6 +60,7 @@ def test_a_turn_that_ran_out_while_the_server_was_down_gets_its_full_time_after_
 def test_a_game_resumes_where_it_stood_after_the_server_is_killed(daphne_server, make_user):
     me = make_user("rs3")
     match = requests.play_with_bots(me, 2)
+    seed = bytes(match.server_seed)
 
     def my_turn():
         match.refresh_from_db()
@@ -87,3 +88,9 @@ def test_a_game_resumes_where_it_stood_after_the_server_is_killed(daphne_server,
     assert kills == 3
     assert match.status == MatchStatus.FINISHED, daphne_server.log_tail()
     assert state_after(match).to_json() == match.state
+    # Every round, dealt by whichever server process was running, follows from the seed
+    # stored with the request (RECORD.md, kozel-fair/1): the record's fair check passes.
+    assert bytes(match.server_seed) == seed
+    record = record_of(match)
+    assert record.fair["server_seed"] == seed.hex() and len(record.rounds) > 1
+    rules.loads_record(record.dumps())

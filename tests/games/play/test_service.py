@@ -78,12 +78,19 @@ def first_deal(match):
 
 
 @pytest.mark.system_random
-def test_a_games_deal_is_drawn_from_the_system_random_generator(make_user, os_random_draws):
+def test_a_games_deal_follows_its_server_seed_drawn_from_the_system(make_user, os_random_draws):
+    """kozel-fair/1: the deal follows from a 32-byte seed drawn from the system's generator
+    (secrets.token_bytes) and the seats' client seeds."""
+    import hashlib
+
+    from games.rules import fair
+
     match = requests.play_with_bots(make_user("me"), 4)
-    assert len(first_deal(match)["hands"]) == 4
-    # Shuffling 28 tiles takes at least 27 random numbers (one per tile but the last);
-    # a generator seeded once from the system would have asked it for one.
-    assert len(os_random_draws) >= 27
+    match.refresh_from_db()
+    seed = bytes(match.server_seed)
+    assert len(seed) == 32 and "randbytes" in os_random_draws
+    assert match.commitment == hashlib.sha256(seed).hexdigest()
+    assert first_deal(match) == fair.fair_deal(seed, 1, match.client_seeds)[0].to_json()
 
 
 @pytest.mark.system_random
@@ -214,15 +221,34 @@ def test_a_refusal_speaks_the_players_language(make_user):
 
 
 def test_the_tests_deal_from_the_seed_they_show(make_user):
-    """tests/seeding.py: so that a failing test's games can be dealt again."""
+    """tests/seeding.py: so that a failing test's games can be dealt again -- the seeds a
+    game deals from (kozel-fair/1) come from the test's seed."""
     import os
 
+    from games.rules import fair
     from tests import seeding
 
     seed = int(os.environ[seeding.SEED_VARIABLE])  # this test's (tests/conftest.py)
     match = requests.create_request(make_user("masha"), players=3)
     for name in ("alex", "olya"):
         requests.join_request(make_user(name), match.pk)
+    made = seeding.seed_generator(seed, "tests")
+    masha_seed = made.randbytes(16).hex()  # the creator's seed is made before the table
+    server_seed = made.randbytes(32)
+    client_seeds = [masha_seed] + [made.randbytes(16).hex() for _ in range(2)]
     first = Move.objects.get(match=match, number=1)
     assert first.kind == "deal"
+    assert first.payload == fair.fair_deal(server_seed, 1, client_seeds)[0].to_json()
+
+
+def test_a_match_without_seeds_deals_from_the_seed_the_test_shows(make_user, make_match):
+    """A match made before seeds existed deals as it did: from ``deal_random``."""
+    import os
+
+    from tests import seeding
+
+    seed = int(os.environ[seeding.SEED_VARIABLE])
+    match = make_match([make_user("masha"), None, None], server_seed=None)
+    services.start(match)
+    first = Move.objects.get(match=match, number=1)
     assert first.payload == rules.random_deal(3, seeding.deal_generator(seed, "tests")).to_json()

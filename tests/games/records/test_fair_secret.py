@@ -1,0 +1,245 @@
+"""The verifiable deal's secret (RECORD.md, kozel-fair/1): a game's server seed tells every
+hand and the bazaar, so it leaves the server only once the game is over.
+
+Whole games are played over real WebSockets (2 and 4 people, and a person with bots);
+every frame every seat and a spectator receive, every page the players, a visitor and a
+superuser open along the way (lobby, invitation, room, the game's pages, a profile, the
+moderators' pages, the admin),
+every refusal and every log line are searched for the seed and for any 8 hex
+characters of it in a row.  Once the game is over its page shows the seed.
+"""
+
+import asyncio
+import base64
+import html
+import json
+import logging
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+from django.urls import reverse
+
+from games.lobby import service as requests
+from games.models import Match, MatchStatus, Move
+from games.play import clock
+from games.play import service as services
+
+from ..conftest import wait_until
+from ..wsclient import Seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+WINDOW = 8
+# Pages are collected again whenever the game has moved on by this many versions.
+PAGES_EVERY = 25
+
+
+class SeedWatch:
+    """Everything the site said while a game ran, searched for pieces of its seed."""
+
+    def __init__(self, seed: bytes) -> None:
+        hex_seed = seed.hex()
+        self.pieces = {hex_seed[i:i + WINDOW] for i in range(len(hex_seed) - WINDOW + 1)}
+        self.other_forms = {base64.b64encode(seed).decode(), base64.urlsafe_b64encode(seed).decode(),
+                            repr(seed)}
+        self.texts = 0
+
+    def leaked(self, text: str) -> set:
+        """The pieces of the seed in ``text``: as hex in either case, and as the raw bytes
+        would print (a field shown as is) or base64, HTML-escaped or not."""
+        self.texts += 1
+        lowered = text.lower()
+        plain = html.unescape(text)
+        return {p for p in self.pieces if p in lowered} \
+            | {f for f in self.other_forms if f in text or f in plain}
+
+    def check(self, text: str, where: str) -> None:
+        found = self.leaked(text)
+        assert not found, f"{where} shows the running game's seed: {sorted(found)[:3]}"
+
+
+def _clients(people, staff):
+    out = {}
+    for person in list(people) + [staff]:
+        client = Client()
+        client.force_login(person)
+        out[person.username] = client
+    out["visitor"] = Client()
+    return out
+
+
+def pages_of(match: Match, clients) -> list[tuple[str, str]]:
+    """Every page about the match that anyone may open while it runs, as (where, text)."""
+    urls = [reverse("games:lobby"), reverse("games:room", args=[match.pk]),
+            reverse("games:invite", args=[match.invite_token]),
+            reverse("records:game", args=[match.pk]), reverse("records:download", args=[match.pk]),
+            reverse("records:replay", args=[match.pk]),
+            reverse("accounts:profile", args=[match.seats.get(number=0).name])]
+    admin_urls = [reverse("moderation:index"), reverse("moderation:find_game") + f"?q={match.pk}",
+                  reverse("moderation:game", args=[match.pk]),
+                  reverse("admin:games_match_change", args=[match.pk]),
+                  reverse("admin:games_match_changelist"), reverse("admin:games_seat_changelist"),
+                  reverse("admin:games_move_changelist") + f"?q={match.pk}"]
+    admin_urls += [reverse("admin:games_move_change", args=[pk])
+                   for pk in Move.objects.filter(match=match).values_list("pk", flat=True)[:3]]
+    out = []
+    for who, client in clients.items():
+        for url in urls + (admin_urls if who == "boss" else []):
+            response = client.get(url)
+            out.append((f"{url} for {who} ({response.status_code})",
+                        response.content.decode("utf-8", "replace")
+                        + "".join(f"{k}: {v}\n" for k, v in response.headers.items())))
+    return out
+
+
+async def play_watching(seats, match_id, watch: SeedWatch, clients, limit=4000):
+    """Play the game to its end (the clock deals and plays bots), opening every page
+    every PAGES_EVERY versions and checking every page and frame as it comes."""
+    stop = asyncio.Event()
+    ticking = asyncio.ensure_future(clock.run(interval=0.01, stop=stop))
+    last_pages = -PAGES_EVERY
+    checked_frames = 0
+
+    async def check_new_frames():
+        nonlocal checked_frames
+        for seat in seats:
+            await seat.drain()
+        for n, seat in enumerate(seats):
+            for frame in seat.frames[getattr(seat, "checked", 0):]:
+                watch.check(frame, f"a frame to seat {n}")
+                checked_frames += 1
+            seat.checked = len(seat.frames)
+
+    async def check_pages():
+        match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+        if match.status not in (MatchStatus.WAITING, MatchStatus.PLAYING):
+            return
+        for where, text in await database_sync_to_async(pages_of)(match, clients):
+            watch.check(text, where)
+
+    try:
+        for _ in range(limit):
+            await check_new_frames()
+            version = max(seat.version or 0 for seat in seats)
+            if version - last_pages >= PAGES_EVERY:
+                await check_pages()
+                last_pages = version
+            if any(seat.status in ("finished", "interrupted") for seat in seats):
+                break
+            for seat in seats:
+                if seat.turn_mine and seat.choices():
+                    # A refusal first (a stale version), then the move itself.
+                    if seat.version % 7 == 0:
+                        await seat.ws.send_to(text_data=json.dumps({"draw": True, "version": -1}))
+                    await seat.move()
+                    await seat.receive()
+                    break
+            else:
+                await asyncio.sleep(0.02)
+
+        async def every_seat_saw_the_end():
+            for seat in seats:
+                await seat.drain()
+            return all(seat.status in ("finished", "interrupted") for seat in seats)
+
+        await wait_until(every_seat_saw_the_end, seconds=10)
+    finally:
+        stop.set()
+        await ticking
+    await check_new_frames()  # the end's frames too: the seed is shown on the game's page only
+    return await database_sync_to_async(Match.objects.get)(pk=match_id), checked_frames
+
+
+async def _people(*names):
+    from accounts.models import User
+    made = [await database_sync_to_async(User.objects.create_user)(n, password="x-Kozel-42")
+            for n in names]
+    staff = await database_sync_to_async(User.objects.create_user)(
+        "boss", password="x-Kozel-42", is_staff=True, is_superuser=True)
+    return made, staff
+
+
+def _table(people, bots, private):
+    if bots:
+        return requests.play_with_bots(people[0], 4)
+    match = requests.create_request(people[0], players=len(people), private=private)
+    return match
+
+
+@pytest.mark.parametrize("players, bots", [(2, False), (4, False), (1, True)])
+async def test_a_running_games_seed_is_in_no_frame_page_error_or_log_line(players, bots, caplog):
+    caplog.set_level(logging.DEBUG)
+    people, staff = await _people(*[f"p{n}" for n in range(players)])
+    clients = await database_sync_to_async(_clients)(people, staff)
+    match = await database_sync_to_async(_table)(people, bots, private=players == 2)
+    seed = bytes(match.server_seed)
+    watch = SeedWatch(seed)
+    if not bots:
+        # The request exists: its pages show the commitment, and nothing of the seed.
+        pages = await database_sync_to_async(pages_of)(match, clients)
+        for where, text in pages:
+            watch.check(text, where)
+        assert any(match.commitment in text for where, text in pages if "/invite/" in where)
+        if players > 2:
+            lobby = next(text for where, text in pages if where.startswith("/ for visitor"))
+            assert match.commitment in lobby
+        for person in people[1:]:
+            await database_sync_to_async(requests.join_request)(person, match.pk, match.invite_token)
+    seats = [Seat(match.pk, u, random.Random(n)) for n, u in enumerate(people)]
+    if not match.private:
+        seats.append(Seat(match.pk, None))  # a spectator (a private table refuses strangers)
+    for seat in seats:
+        await seat.connect()
+
+    ended, frames = await play_watching(seats, match.pk, watch, clients)
+    assert ended.status == MatchStatus.FINISHED
+    assert frames > 50
+    for line in caplog.records:
+        watch.check(line.getMessage(), "a log line")
+    room = await database_sync_to_async(clients[people[0].username].get)(
+        reverse("games:room", args=[match.pk]))
+    assert match.commitment in room.content.decode()
+
+    # Over: the game's page reveals the seed, and the record carries it.
+    player = clients[people[0].username]  # a private table's pages are its players'
+    page = await database_sync_to_async(player.get)(reverse("records:game", args=[match.pk]))
+    assert seed.hex() in page.content.decode()
+    record = await database_sync_to_async(player.get)(
+        reverse("records:download", args=[match.pk]))
+    assert record.json()["fair"]["server_seed"] == seed.hex()
+    for seat in seats:
+        await seat.ws.disconnect()
+
+
+@pytest.mark.parametrize("end", ["left", "moderator", "left-round-1"])
+def test_the_seed_is_revealed_however_the_game_ends(end, make_user, client):
+    from games.models import MatchStatus
+
+    people = [make_user(f"e{n}") for n in range(2)]
+    match = requests.create_request(people[0], players=2)
+    requests.join_request(people[1], match.pk)
+    match.refresh_from_db()
+    seed = bytes(match.server_seed).hex()
+    page = reverse("records:game", args=[match.pk])
+    assert client.get(page).status_code == 302  # running: no game page yet
+    if end == "moderator":
+        services.abort(match.pk)
+    else:
+        if end == "left":
+            from ..conftest import play_first_round
+            play_first_round(match, dict(enumerate(people)))
+        services.leave_game(match.pk, people[0])
+    match.refresh_from_db()
+    assert match.status in (MatchStatus.ABORTED, MatchStatus.INTERRUPTED)
+    shown = client.get(page).content.decode()
+    assert seed in shown and match.commitment in shown
+    assert client.get(reverse("records:download", args=[match.pk])).json()["fair"]["server_seed"] == seed
+
+
+def test_a_stopped_request_reveals_its_seed_too(make_user, client):
+    """A moderator may stop a request nobody has joined: it is over, and shows its seed."""
+    match = requests.create_request(make_user("alone"), players=3)
+    services.abort(match.pk)
+    page = client.get(reverse("records:game", args=[match.pk])).content.decode()
+    assert bytes(Match.objects.get(pk=match.pk).server_seed).hex() in page
