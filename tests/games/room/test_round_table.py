@@ -9,6 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.models import Match
 from games.room.present import RoundRow, round_table
 
 ROWS = [
@@ -32,7 +33,7 @@ def middles(html: str) -> list[str]:
     ("en", "out", "Each cell: the score before the round; what the round credited"),
 ])
 def test_a_cell_shows_what_was_credited_and_a_legend_explains_the_cells(language, out, legend):
-    table = round_table(None, {0: "Маша", 1: "Петя"}, 2, rows=ROWS)
+    table = round_table(Match(seats_count=2), {0: "Маша", 1: "Петя"}, 2, rows=ROWS)
     with translation.override(language):
         html = render_to_string("games/_round_table.html", {"table": table})
     assert middles(html) == ["40", out, "18", "0"]
