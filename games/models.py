@@ -75,7 +75,7 @@ class Match(models.Model):
     # from, drawn with the request, and its SHA-256, public from then on.  The seed is
     # shown to nobody until the game is over (games.records.fair).  A match without one
     # (made before seeds existed) deals from the system's randomness.
-    server_seed = models.BinaryField(null=True, blank=True, editable=False)
+    server_seed = models.BinaryField(_("server seed"), null=True, blank=True, editable=False)
     commitment = models.CharField(_("commitment"), max_length=64, blank=True, default="",
                                   editable=False)
 
@@ -193,7 +193,7 @@ class SeatAddress(models.Model):
     can show its address: only the moderation pages read this model."""
 
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, primary_key=True,
-                                related_name="address")
+                                related_name="address", verbose_name=_("seat"))
     address = models.GenericIPAddressField(_("client address"))
     recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
 
