@@ -25,7 +25,7 @@ from django.utils.translation import trans_real
 from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call
-from games.room import cache, hub as hubs
+from games.room import cache, chat, hub as hubs
 from games.room.present import announce
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,7 @@ CLOSE_PRIVATE = 4403
 CLOSE_TOO_LARGE = 4413
 CLOSE_FLOOD = 4429
 CLOSE_NOT_A_MESSAGE = 4400
+CHAT_KEYS = {"chat", "chat_mute", "chat_report"}
 def scope_language(scope) -> str:
     """The language the person chose (the language cookie), else their browser's."""
     supported = {code for code, _name in settings.LANGUAGES}
@@ -115,12 +116,14 @@ class GameConsumer(ClosingOnce):
             await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
             return
         self.seat = seat
+        self.chat_room = chat.room_for(seat)
         self.snapshots = cache.snapshots()
         await self.accept()
         # Joined after accepting (a frame can be sent only then), before the first load.
         self.hub = hubs.hub()
         await self.hub.join(self, self.match_id)
         await self.send_room()
+        await self.send_chat()
 
     def _who_am_i(self):
         match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
@@ -160,6 +163,9 @@ class GameConsumer(ClosingOnce):
         if not isinstance(data, dict):
             await self.send_notice(_("That is not a move."), error=True)
             return
+        if data.keys() & CHAT_KEYS:  # never a move: handled apart, the match untouched
+            await self.handle_chat(data)
+            return
         if self.seat is None:
             await self.send_notice(_("You are watching this game: spectators cannot play."),
                                    error=True)
@@ -185,6 +191,54 @@ class GameConsumer(ClosingOnce):
         if self.hub is not None:  # this process's rooms at once, the mover's first
             self.hub.show_here(notices, first=self)
         await notify.send_collected(notices)  # and the other processes'
+
+    async def handle_chat(self, data):
+        try:
+            if "chat" in data:
+                await notify.send_collected(await database_call(self._post)(data["chat"]))
+            elif "chat_mute" in data:
+                await database_call(chat.mute)(self.match_id, self.user, data["chat_mute"])
+                await self.send_chat()  # their lines go at once; the hub leaves out new ones
+            else:
+                await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
+                await self.send_notice(_("The message is sent to the moderators."))
+        except chat.ChatRefused as refusal:
+            await self.send_notice(refusal.message, error=True)
+        except DatabaseError as error:
+            log.warning("match %s: database unavailable for the chat: %s", self.match_id, error)
+            await self.send_notice(_("The game cannot reach its database just now: "
+                                     "try again in a moment."), error=True)
+
+    def _post(self, text):
+        with notify.collected() as notices:
+            chat.post(self.match_id, self.user, self.seat, text)
+        # Sent from the loop, like a move's notices; every room (this one too) shows the
+        # line when the match's group hands it to its hub.
+        return notices
+
+    async def send_chat(self):
+        """The chat this room shows, whole (on connecting, and after muting someone)."""
+        lines, self.muted = await database_call(self._chat_now)()
+        with translation.override(self.language):
+            await self.send(text_data=chat.log_html(
+                [line for line in lines if line.author_id not in self.muted], self._reader_id()))
+
+    def _chat_now(self):
+        return chat.history(self.match_id, self.chat_room), chat.muted_by(self.user)
+
+    def _reader_id(self):
+        return self.user.pk if self.user.is_authenticated else None
+
+    async def show_chat_line(self, line: "chat.Line"):
+        """A new line of this match (from the hub): shown if this reader reads its chat
+        and has not muted its author."""
+        if line.room != self.chat_room or line.author_id in getattr(self, "muted", ()):
+            return
+        with translation.override(self.language):
+            await self.send(text_data=chat.line_html(line, self._reader_id()))
+
+    async def drop_chat_line(self, message_id: int):
+        await self.send(text_data=chat.deleted_html(message_id))
 
     def _act(self, message, version, known):
         with notify.collected() as notices:
