@@ -117,6 +117,17 @@ def history(match_id: int, room: str, limit: int = HISTORY) -> list[Line]:
     return [Line.of(m) for m in reversed(messages)]
 
 
+def both_chats(match, with_deleted: bool = False) -> list[dict]:
+    """A game's two chats, whole, for its page after the game (moderators: with the
+    deleted lines, marked)."""
+    messages = ChatMessage.objects.filter(match=match).select_related("author")
+    if not with_deleted:
+        messages = messages.filter(deleted_at__isnull=True)
+    return [{"room": room, "label": label,
+             "messages": [m for m in messages if m.room == room]}
+            for room, label in ChatRoom.choices]
+
+
 def muted_by(user) -> frozenset[int]:
     if not user.is_authenticated:
         return frozenset()

@@ -192,3 +192,37 @@ async def test_an_anonymous_watcher_cannot_write():
     assert await wait_until(lambda: refused(w, "Log in"))
     assert await database_sync_to_async(ChatMessage.objects.count)() == 0
     await w.ws.disconnect()
+
+
+async def test_a_line_a_moderator_deletes_leaves_the_rooms_showing_it():
+    from django.contrib.auth.models import Group
+
+    from accounts.moderators import GROUP_NAME
+    from accounts.models import ModeratorAction, User
+    from games.moderation import service as moderation
+
+    a, b, mod = await make_users("del_a", "del_b", "del_mod")
+
+    def make_moderator():
+        User.objects.filter(pk=mod.pk).update(is_staff=True)
+        mod_ = User.objects.get(pk=mod.pk)
+        mod_.groups.add(Group.objects.get(name=GROUP_NAME))
+        return User.objects.get(pk=mod.pk)
+
+    moderator = await database_sync_to_async(make_moderator)()
+    match_id = await start_table([a, b])
+    pa, pb = await connected(match_id, a, b)
+    await pa.say("delete me")
+    assert await wait_until(lambda: seen(pb, "delete me"))
+    message_id = int(LINE.search(pb.chat()).group(1))
+    await database_sync_to_async(moderation.delete_chat_message)(message_id, moderator, "insult")
+    assert await wait_until(lambda: a_frame_with(pb, f'<li id="chat-{message_id}" hx-swap-oob="delete">'))
+    assert await database_sync_to_async(ModeratorAction.objects.filter(
+        action="chat_delete", match_id=match_id, person=a, reason="insult").exists)()
+    for r in (pa, pb):
+        await r.ws.disconnect()
+
+
+async def a_frame_with(reader, markup) -> bool:
+    await reader.drain()
+    return any(markup in f for f in reader.frames)
