@@ -122,8 +122,8 @@ class GameConsumer(ClosingOnce):
         # Joined after accepting (a frame can be sent only then), before the first load.
         self.hub = hubs.hub()
         await self.hub.join(self, self.match_id)
-        await self.send_room()
-        await self.send_chat()
+        # The chat comes in the same first frame as the room: one frame per connection.
+        await self.send_room(extra=await self.chat_frame())
 
     def _who_am_i(self):
         match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
@@ -198,7 +198,7 @@ class GameConsumer(ClosingOnce):
                 await notify.send_collected(await database_call(self._post)(data["chat"]))
             elif "chat_mute" in data:
                 await database_call(chat.mute)(self.match_id, self.user, data["chat_mute"])
-                await self.send_chat()  # their lines go at once; the hub leaves out new ones
+                await self.send(text_data=await self.chat_frame())  # their lines go at once; the hub leaves out new ones
             else:
                 await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
                 await self.send_notice(_("The message is sent to the moderators."))
@@ -216,12 +216,12 @@ class GameConsumer(ClosingOnce):
         # line when the match's group hands it to its hub.
         return notices
 
-    async def send_chat(self):
+    async def chat_frame(self) -> str:
         """The chat this room shows, whole (on connecting, and after muting someone)."""
         lines, self.muted = await database_call(self._chat_now)()
         with translation.override(self.language):
-            await self.send(text_data=chat.log_html(
-                [line for line in lines if line.author_id not in self.muted], self._reader_id()))
+            return chat.log_html([line for line in lines if line.author_id not in self.muted],
+                                 self._reader_id())
 
     def _chat_now(self):
         return chat.history(self.match_id, self.chat_room), chat.muted_by(self.user)
@@ -249,12 +249,16 @@ class GameConsumer(ClosingOnce):
         """After Redis came back (the hub is in the group again): a view loaded since."""
         await self.send_snapshot(await self.snapshots.at_least(self.match_id, 0, since))
 
-    async def send_room(self, events=()):
-        """This seat's full view, loaded now (on connecting, or after a stale move)."""
+    async def send_room(self, events=(), extra=""):
+        """This seat's full view, loaded now (on connecting, or after a stale move);
+        ``extra``, more markup, goes in the same frame."""
         self.sent_table = None  # the page may have been reloaded: everything again
-        await self.send_snapshot(await self.snapshots.fresh(self.match_id), events)
+        snapshot = await self.snapshots.fresh(self.match_id)
+        if snapshot is None and extra:
+            await self.send(text_data=extra)
+        await self.send_snapshot(snapshot, events, extra)
 
-    async def send_snapshot(self, snapshot, events=()):
+    async def send_snapshot(self, snapshot, events=(), extra=""):
         if snapshot is not None and snapshot.version >= self.sent_version:
             self.sent_version = snapshot.version
             frame = cache.render(snapshot, self.seat, self.language, announce, events)
@@ -262,7 +266,7 @@ class GameConsumer(ClosingOnce):
             if table_key != self.sent_table:  # it changes once a round: sent only then
                 self.sent_table = table_key
                 frame += table
-            await self.send(text_data=frame)
+            await self.send(text_data=frame + extra)
 
     async def send_notice(self, text: str, error: bool = False):
         html = render_to_string("games/_notice.html", {"text": text, "error": error})

@@ -1,5 +1,5 @@
 """The table's chat over real WebSockets: who hears whom, what is refused, and that a
-line never changes the game."""
+line never changes the game.  (The rooms speak the site's default language, Russian.)"""
 
 import json
 import re
@@ -38,8 +38,7 @@ class Reader(Seat):
 async def connected(match_id, *users):
     readers = [Reader(match_id, u) for u in users]
     for reader in readers:
-        await reader.connect()
-        await reader.receive()  # the chat's history, after the room
+        await reader.connect()  # the room and the chat's history, in one frame
     return readers
 
 
@@ -122,7 +121,7 @@ async def test_an_over_long_line_is_refused_and_written_nowhere():
     match_id = await start_table([a, b])
     pa, pb = await connected(match_id, a, b)
     await pa.say("ы" * 201)
-    assert await wait_until(lambda: refused(pa, "200"))
+    assert await wait_until(lambda: refused(pa, "не больше 200 символов"))
     await pa.say("ы" * 200)  # the longest allowed
     assert await wait_until(lambda: seen(pb, "ы" * 200))
     assert await database_sync_to_async(ChatMessage.objects.count)() == 1
@@ -137,7 +136,7 @@ async def test_writing_too_fast_is_refused(settings):
     pa, pb = await connected(match_id, a, b)
     for n in range(4):
         await pa.say(f"line {n}")
-    assert await wait_until(lambda: refused(pa, "too fast"))
+    assert await wait_until(lambda: refused(pa, "Слишком много сообщений подряд"))
     assert await wait_until(lambda: seen(pb, "line 2"))
     assert "line 3" not in pb.chat()
     assert await database_sync_to_async(ChatMessage.objects.count)() == 3
@@ -152,7 +151,7 @@ async def test_a_moderators_mute_refuses_the_next_line_with_a_clear_message():
         person=a, until=timezone.now() + timedelta(hours=1))
     pa, pb = await connected(match_id, a, b)
     await pa.say("can you hear me")
-    assert await wait_until(lambda: refused(pa, "muted you in chat until"))
+    assert await wait_until(lambda: refused(pa, "Модератор запретил вам писать в чат до"))
     await pb.say("yes")
     assert await wait_until(lambda: seen(pa, "yes"))
     assert "can you hear me" not in pb.chat() + pa.chat()
@@ -168,7 +167,7 @@ async def test_a_person_can_mute_another_for_themselves_and_report_a_line():
     assert await wait_until(lambda: seen(pb, "rude words"))
     message_id = int(LINE.search(pb.chat()).group(1))
     await pb.send({"chat_report": message_id})
-    assert await wait_until(lambda: refused(pb, "moderators"))
+    assert await wait_until(lambda: refused(pb, "Сообщение отправлено модераторам"))
     await pb.send({"chat_mute": message_id})
     assert await wait_until(lambda: database_sync_to_async(
         ChatMute.objects.filter(owner=b, muted=a).exists)())
@@ -189,7 +188,7 @@ async def test_an_anonymous_watcher_cannot_write():
     w = Reader(match_id, None)
     await w.connect()
     await w.say("hello")
-    assert await wait_until(lambda: refused(w, "Log in"))
+    assert await wait_until(lambda: refused(w, "Чтобы писать в чат, войдите"))
     assert await database_sync_to_async(ChatMessage.objects.count)() == 0
     await w.ws.disconnect()
 
