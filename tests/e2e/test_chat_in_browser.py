@@ -8,6 +8,7 @@ import pytest
 
 from games.lobby import service as requests
 from games.models import Match
+from games.play import notify
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,8 +25,11 @@ def write(page, text):
 def test_two_players_chat_and_a_spectators_line_reaches_spectators_only(people, daphne_server,
                                                                          make_user):
     masha_user, alex_user = make_user("masha"), make_user("alex")
-    match = requests.create_request(masha_user, players=2)
-    requests.join_request(alex_user, match.pk)
+    # Its notices are dropped: nobody is in the lobby, and this thread runs Playwright's
+    # event loop, where they could not be sent synchronously.
+    with notify.collected():
+        match = requests.create_request(masha_user, players=2)
+        requests.join_request(alex_user, match.pk)
     version = Match.objects.get(pk=match.pk).version
 
     masha, alex = people("masha"), people("alex", phone=True)
