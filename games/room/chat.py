@@ -170,12 +170,12 @@ def report(match_id: int, reporter, message_id) -> None:
 
 def line_html(line: Line, reader_id: int | None) -> str:
     """One line, appended to the room's chat (an out-of-band swap)."""
-    return render_to_string("games/room/chat_new_line.html", {"line": line, "reader_id": reader_id})
+    return render_to_string("games/chat/new_line.html", {"line": line, "reader_id": reader_id})
 
 
 def log_html(lines, reader_id: int | None) -> str:
     """The whole chat a room shows, replacing what it showed (on connecting, after a mute)."""
-    return render_to_string("games/room/chat_lines.html", {"lines": lines, "reader_id": reader_id})
+    return render_to_string("games/chat/lines.html", {"lines": lines, "reader_id": reader_id})
 
 
 def deleted_html(message_id: int) -> str:
