@@ -25,7 +25,7 @@ from django.utils.translation import trans_real
 from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call
-from games.room import cache, chat, hub as hubs
+from games.room import cache, chat, hub as hubs, watching
 from games.room.present import announce
 
 log = logging.getLogger(__name__)
@@ -122,8 +122,13 @@ class GameConsumer(ClosingOnce):
         # Joined after accepting (a frame can be sent only then), before the first load.
         self.hub = hubs.hub()
         await self.hub.join(self, self.match_id)
-        # The chat comes in the same first frame as the room: one frame per connection.
-        await self.send_room(extra=await self.chat_frame())
+        if seat is None:  # a spectator: counted until its room ends (leave_room)
+            await watching.arrived(self.match_id)
+            self.counted_watching = True
+        # The chat and the count of watchers come in the same first frame as the room:
+        # one frame per connection.
+        await self.send_room(extra=await self.chat_frame()
+                             + watching.html(await watching.count(self.match_id)))
 
     def _who_am_i(self):
         match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
@@ -139,6 +144,8 @@ class GameConsumer(ClosingOnce):
         hub, self.hub = getattr(self, "hub", None), None
         if hub is not None:
             await hub.leave(self, self.match_id)
+            if getattr(self, "counted_watching", False):
+                await watching.left(self.match_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         # Refusals and notices in the player's language: the override holds on this task
@@ -236,6 +243,9 @@ class GameConsumer(ClosingOnce):
             return
         with translation.override(self.language):
             await self.send(text_data=chat.line_html(line, self._reader_id()))
+
+    async def show_watching(self, count: int):
+        await self.send(text_data=watching.html(count))
 
     async def drop_chat_line(self, message_id: int):
         await self.send(text_data=chat.deleted_html(message_id))

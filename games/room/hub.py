@@ -125,6 +125,8 @@ class RoomHub:
                 asyncio.ensure_future(self._deliver(message))
             elif kind in CHAT_MESSAGES:
                 asyncio.ensure_future(self._chat(message))
+            elif kind == "room.watching":
+                asyncio.ensure_future(self._watching(message))
 
     def _behind(self, message: dict) -> bool:
         """Whether a room here has yet to show this change (most notices of a change made
@@ -165,6 +167,11 @@ class RoomHub:
         else:
             for consumer in rooms:
                 await self._send(consumer, consumer.drop_chat_line(message["message"]))
+
+    async def _watching(self, message: dict) -> None:
+        """How many watch the match now (games/room/watching.py), for its rooms here."""
+        for consumer in list(self.rooms.get(message.get("match"), ())):
+            await self._send(consumer, consumer.show_watching(message["count"]))
 
     async def _catch_up(self) -> None:
         """Show every change whose notice never came (see the module's docstring)."""
