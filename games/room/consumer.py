@@ -245,6 +245,8 @@ class GameConsumer(ClosingOnce):
             await self.send(text_data=chat.line_html(line, self._reader_id()))
 
     async def show_watching(self, count: int):
+        if self.sent_version < 0:
+            return  # its first frame, still to come, carries the count
         await self.send(text_data=watching.html(count))
 
     async def drop_chat_line(self, message_id: int):
