@@ -76,7 +76,7 @@ def test_a_moderator_mutes_an_account_for_a_time_and_its_next_line_is_refused(cl
     assert timedelta(hours=1, minutes=59) < silence.until - timezone.now() <= timedelta(hours=2)
     entry = ModeratorAction.objects.get(action=ModeratorAction.Kind.CHAT_MUTE)
     assert (entry.moderator, entry.person, entry.match, entry.reason) == (moderator, a, None, "spam")
-    with pytest.raises(chat.ChatRefused, match="muted you in chat until"):
+    with pytest.raises(chat.ChatRefused, match="Модератор запретил вам писать в чат до"):
         chat.post(match.pk, a, 0, "hello again")
     # Once the time is over, the account writes again.
     ChatSilence.objects.filter(pk=silence.pk).update(until=timezone.now() - timedelta(seconds=1))
