@@ -1,6 +1,6 @@
 """The table's chat in real browsers: two players talk (one with a quick phrase on a
-phone), a spectator's line reaches the spectators only, and nothing of it changes the
-game."""
+phone), a spectator (who came from the lobby's list of games being played) writes to
+the spectators only, the room counts its watchers, and nothing of it changes the game."""
 
 from __future__ import annotations
 
@@ -37,7 +37,12 @@ def test_two_players_chat_and_a_spectators_line_reaches_spectators_only(people, 
     for person, user in ((masha, masha_user), (alex, alex_user),
                          (vera, make_user("vera")), (oleg, make_user("oleg"))):
         person.log_in_as(user, daphne_server)
-        person.page.goto(f"/games/{match.pk}/")
+        if person is vera:  # the lobby lists the game; a click opens the spectator's room
+            person.page.goto("/")
+            person.page.locator(f'[data-playing="{match.pk}"] [data-action="watch"]').click()
+            person.page.wait_for_url(f"**/games/{match.pk}/")
+        else:
+            person.page.goto(f"/games/{match.pk}/")
         person.page.locator("#room").wait_for()
     assert masha.page.locator(".chat-title").inner_text() == "Чат игроков"
     assert vera.page.locator(".chat-title").inner_text() == "Чат зрителей"
@@ -61,6 +66,9 @@ def test_two_players_chat_and_a_spectators_line_reaches_spectators_only(people, 
         assert chat_line(spectator.page, "Привет").count() == 0
         assert chat_line(spectator.page, "Хорошая игра!").count() == 0
 
+    # Two watch (the players are not counted), in every room of the table.
+    masha.page.locator('#room-watching[data-watching="2"]').wait_for()
+    assert masha.page.locator("#room-watching").inner_text() == "Зрителей: 2"
     assert Match.objects.get(pk=match.pk).version == version  # no line is a move
     # No sideways scroll on a phone with the chat under the table.
     assert alex.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
