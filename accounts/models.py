@@ -113,12 +113,14 @@ class ModeratorAction(AppendOnlyModel):
         ANNUL = "annul", _("annul a game")
         DEACTIVATE = "deactivate", _("close an account")
         REACTIVATE = "reactivate", _("reopen an account")
+        CHAT_DELETE = "chat_delete", _("delete a chat message")
+        CHAT_MUTE = "chat_mute", _("mute in chat")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderator_actions",
         verbose_name=_("moderator"),
     )
-    action = models.CharField(_("action"), max_length=10, choices=Kind.choices)
+    action = models.CharField(_("action"), max_length=11, choices=Kind.choices)
     match = models.ForeignKey(
         "games.Match", on_delete=models.PROTECT, null=True, blank=True,
         related_name="moderator_actions", verbose_name=_("game"),
@@ -138,7 +140,9 @@ class ModeratorAction(AppendOnlyModel):
         constraints = [
             models.CheckConstraint(
                 condition=(models.Q(action__in=["abort", "annul"], match__isnull=False, person__isnull=True))
-                | (models.Q(action__in=["deactivate", "reactivate"], match__isnull=True, person__isnull=False)),
+                | (models.Q(action__in=["deactivate", "reactivate", "chat_mute"], match__isnull=True, person__isnull=False))
+                # A deleted chat line: its game and its author.
+                | (models.Q(action="chat_delete", match__isnull=False, person__isnull=False)),
                 name="moderatoraction_target",
             ),
             # A game is annulled once: its rating records are taken back once.

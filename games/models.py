@@ -303,3 +303,85 @@ class ClockBeat(models.Model):
 
     def __str__(self):
         return _("clock beat at %(when)s") % {"when": self.beat_at}
+
+
+
+class ChatRoom(models.TextChoices):
+    """Which of a table's two chats a line is in: its players talk apart from the people
+    watching, so that a spectator cannot tell a player what the others hold."""
+
+    PLAYERS = "players", _("players' chat")
+    SPECTATORS = "spectators", _("spectators' chat")
+
+
+CHAT_TEXT_MAX = 200
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat.  Never a move: it does not touch the match or its
+    version.  A moderator's deletion hides it and keeps it for the log."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                               related_name="chat_messages", verbose_name=_("author"))
+    room = models.CharField(_("chat"), max_length=10, choices=ChatRoom.choices)
+    text = models.CharField(_("text"), max_length=CHAT_TEXT_MAX)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        ordering = ["match", "created_at", "id"]
+        indexes = [models.Index(fields=["match", "room", "created_at"], name="chat_match_room_idx")]
+        constraints = [
+            models.CheckConstraint(condition=Q(room__in=ChatRoom.values), name="chat_room_valid"),
+        ]
+
+    def __str__(self):
+        return f"#{self.match_id} {self.author_id}: {self.text[:30]}"
+
+
+class ChatReport(models.Model):
+    """A person's report of a chat line, for the moderators (once per person and line)."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="chat_reports")
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+        constraints = [models.UniqueConstraint(fields=["message", "reporter"],
+                                               name="chatreport_once_per_person")]
+
+
+class ChatMute(models.Model):
+    """``owner`` no longer sees what ``muted`` writes: a choice of the owner's account."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("muted in chat")
+        verbose_name_plural = _("muted in chat")
+        constraints = [models.UniqueConstraint(fields=["owner", "muted"], name="chatmute_once")]
+
+
+class ChatSilence(models.Model):
+    """A moderator's mute of an account in every chat until ``until`` (the reason is in
+    the moderation log)."""
+
+    person = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="chat_silences")
+    until = models.DateTimeField(_("muted until"))
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("chat mute by a moderator")
+        verbose_name_plural = _("chat mutes by moderators")
+        indexes = [models.Index(fields=["person", "-until"], name="chatsilence_person_idx")]

@@ -242,6 +242,9 @@ KOZEL_BOT_DELAY = config.env_seconds_range(ENV, "KOZEL_BOT_DELAY", (0.8, 2.0))
 # a flood and the connection is closed (nobody clicks tiles faster than this).
 # Tests that drive a real server with quick test players raise it: KOZEL_WS_FLOOD="rate,burst".
 KOZEL_WS_FLOOD = config.env_seconds_range(ENV, "KOZEL_WS_FLOOD", (8.0, 16.0))
+# A table's chat: lines one account may write, in django-ratelimit's notation (counted in
+# the cache, shared by every process when REDIS_URL is set).
+KOZEL_CHAT_RATE = ENV.get("KOZEL_CHAT_RATE", "5/10s")
 # The clock's sweep inside the daphne process: on in the embedded setup; when scaled out
 # (REDIS_URL set) run `manage.py clock` beside the servers instead (DESIGN.md, Time).
 KOZEL_CLOCK_IN_SERVER = config.env_bool(ENV, "KOZEL_CLOCK_IN_SERVER",

@@ -1,4 +1,5 @@
-"""The lobby's list: the open game requests ("заявки") and the viewer's own table.
+"""The lobby's list: the open game requests ("заявки"), the viewer's own table, and the
+public games being played now (to watch: a click opens the spectator's room).
 
 One template partial, templates/games/_requests.html, renders it twice over: inside the
 lobby page on its first load (so the page works without a WebSocket), and as the
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import Prefetch
+from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -65,6 +67,33 @@ def open_requests():
             .order_by("created_at", "pk"))
 
 
+@dataclass
+class PlayingRow:
+    """A game being played, as the lobby lists it for watching."""
+
+    match: Match
+    names: list[str]
+    round: int | None
+
+
+def playing_now():
+    """Public games being played, the latest started first; the round is read from the
+    state's public "round" field in the query (the rest of the state stays in the
+    database: it holds the hands)."""
+    return (Match.objects.filter(status=MatchStatus.PLAYING, private=False)
+            .annotate(round_now=KT("state__round")).defer("state")
+            .prefetch_related(seats_prefetch()).order_by("-started_at", "-pk"))
+
+
+def playing_rows() -> tuple[list[PlayingRow], int]:
+    games = playing_now()
+    rows = [PlayingRow(match=m, names=[s.name for s in m.seats.all()],
+                       round=int(m.round_now) if m.round_now is not None else None)
+            for m in games[:MAX_LISTED]]
+    more = max(0, games.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
+    return rows, more
+
+
 def invite_path(match: Match) -> str:
     return reverse("games:invite", args=[match.invite_token])
 
@@ -89,7 +118,9 @@ def lobby_context(user, started_since=None, entered_room=None) -> dict:
             just_started = started is not None and match.pk != entered_room and (
                 timezone.now() - started < JUST_STARTED
                 or (started_since is not None and started >= started_since))
+    playing, more_playing = playing_rows()
     return {"requests": rows, "more": more, "current": current, "just_started": just_started,
+            "playing": playing, "more_playing": more_playing,
             "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
 
 

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_seat_address'),
+        ('games', '0007_chat'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

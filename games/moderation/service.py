@@ -1,6 +1,7 @@
 """What moderators do to games and people, each with a reason, in the moderation log.
 
-Every function here runs in one transaction with the change it logs (accounts'
+Every function here (the chat's too: deleting a line, muting an account for a time)
+runs in one transaction with the change it logs (accounts'
 ModeratorAction: who, when, what, why) and tells connected clients after commit.  A
 change of a game goes the one way all of them go (games.play.service); an annulment
 locks the match, then its players, as ratings.services does.  The staff pages in
@@ -9,13 +10,17 @@ games/moderation/views.py and nothing else call these.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ModeratorAction, Player, User
 from games.lobby import service as lobby
 from games.play import notify, service as services
-from games.models import Match, MatchStatus
+from games.models import ChatMessage, ChatSilence, Match, MatchStatus
 from ratings import services as ratings
 
 REASON_MIN, REASON_MAX = 3, 500
@@ -144,3 +149,49 @@ def reactivate_player(person: User, moderator, reason: str) -> None:
     person.is_active = True
     ratings.set_listed(Player.objects.get(user=person), True)
     _log(moderator, ModeratorAction.Kind.REACTIVATE, reason, person=person)
+
+
+# -- chat -------------------------------------------------------------------------------
+
+CHAT_MUTE_HOURS_MAX = 24 * 30
+
+
+@transaction.atomic
+def delete_chat_message(message_id: int, moderator, reason: str) -> ChatMessage:
+    """Hide a chat line from everyone; it stays, deleted, for the log (whose entry names
+    its game and its author).  The rooms showing it drop it after commit."""
+    reason = _check(moderator, reason)
+    message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+    if message is None:
+        raise ModerationError(_("There is no such message."))
+    if message.deleted_at is not None:
+        raise ModerationError(_("This message is deleted already."))
+    message.deleted_at = timezone.now()
+    message.save(update_fields=["deleted_at"])
+    _log(moderator, ModeratorAction.Kind.CHAT_DELETE, reason, match=message.match,
+         person=message.author)
+    notify.after_commit(notify.match_group(message.match_id),
+                        {"type": "chat.deleted", "match": message.match_id, "message": message.pk})
+    return message
+
+
+@transaction.atomic
+def mute_in_chat(person: User, moderator, reason: str, hours: int) -> ChatSilence:
+    """Keep an account out of every chat for ``hours``: its next line is refused, saying
+    until when (games/room/chat.py)."""
+    reason = _check(moderator, reason)
+    if person.pk == moderator.pk:
+        raise ModerationError(_("You cannot mute yourself."))
+    if type(hours) is not int or not 1 <= hours <= CHAT_MUTE_HOURS_MAX:
+        raise ModerationError(_("Mute for 1 to 720 hours."))
+    silence = ChatSilence.objects.create(person=person,
+                                         until=timezone.now() + timedelta(hours=hours))
+    _log(moderator, ModeratorAction.Kind.CHAT_MUTE, reason, person=person)
+    return silence
+
+
+def reported_chat():
+    """Reported lines not yet deleted, the most reported first."""
+    return (ChatMessage.objects.filter(reports__isnull=False, deleted_at__isnull=True)
+            .annotate(report_count=Count("reports")).select_related("author", "match")
+            .order_by("-report_count", "-created_at"))

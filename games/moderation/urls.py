@@ -13,6 +13,9 @@ urlpatterns = [
     path("moderation/games/<int:match_id>/", views.game, name="game"),
     path("moderation/games/<int:match_id>/abort/", views.abort, name="abort"),
     path("moderation/games/<int:match_id>/annul/", views.annul, name="annul"),
+    path("moderation/chat/", views.chat, name="chat"),
+    path("moderation/chat/<int:message_id>/delete/", views.chat_delete, name="chat_delete"),
+    path("moderation/chat/mute/<str:login>/", views.chat_mute, name="chat_mute"),
     path("moderation/players/", views.find_player, name="find_player"),
     path("moderation/players/<str:login>/", views.player, name="player"),
 ]

@@ -152,3 +152,40 @@ def player(request, login):
         and (request.user.is_superuser or not (person.is_staff or person.is_superuser)),
     })
 
+
+
+class ChatMuteForm(ReasonForm):
+    hours = forms.IntegerField(label=gettext_lazy("Hours"), min_value=1,
+                               max_value=moderation.CHAT_MUTE_HOURS_MAX, initial=24)
+
+
+@moderator_required
+def chat(request):
+    """Reported chat lines, to delete or to mute their authors."""
+    reported = Paginator(moderation.reported_chat(), RUNNING_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "games/moderation/chat.html", {
+        "page": reported, "reason_form": ReasonForm(), "mute_form": ChatMuteForm()})
+
+
+@require_POST
+@moderator_required
+def chat_delete(request, message_id):
+    _act(request, _("The message is deleted."), moderation.delete_chat_message, message_id)
+    return redirect("moderation:chat")
+
+
+@require_POST
+@moderator_required
+def chat_mute(request, login):
+    person = get_object_or_404(User.objects.by_login(login))
+    form = ChatMuteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a reason of 3 to 500 characters and 1 to 720 hours."))
+    else:
+        try:
+            moderation.mute_in_chat(person, request.user, form.cleaned_data["reason"],
+                                    form.cleaned_data["hours"])
+            messages.success(request, _("The account is muted in chat."))
+        except moderation.ModerationError as refusal:
+            messages.error(request, refusal.message)
+    return redirect("moderation:chat")

@@ -106,6 +106,8 @@ def match_changed(match_id: int, version: int, events: list[dict], committed=Non
     after_commit(match_group(match_id), {"type": "match.changed", "match": match_id,
                                          "version": version, "events": public_events(events)},
                  committed)
+    if any(event.get("type") == "round_started" for event in events):
+        lobby_changed()  # the lobby lists the games being played with their round
 
 
 def public_events(events: list[dict]) -> list[dict]:

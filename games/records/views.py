@@ -12,6 +12,7 @@ from accounts.models import ModeratorAction
 from games.records import replayer
 from games.play import service as services
 from games.models import Match, MatchStatus
+from games.room import chat
 from games.room.present import round_table, seat_names
 from games.records.fair import fair_block
 from games.records.log import record_of, state_after
@@ -67,11 +68,14 @@ def game(request, match_id):
     } for s in seats]
     staff = request.user.is_authenticated and request.user.is_staff \
         and request.user.has_perm("accounts.moderate")
+    is_player = any(s.user_id == request.user.pk for s in seats if s.user_id)
     return render(request, "games/game.html", {
         "match": match, "players": players, "result": result,
         "table": round_table(match, names, match.seats_count),
         "annulment": annulment, "aborted": aborted, "moderator": staff,
         "fair": fair_block(match),
+        # Both chats, once the game is over, for its players and moderators only.
+        "chats": chat.both_chats(match, with_deleted=staff) if is_player or staff else None,
     })
 
 

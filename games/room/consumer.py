@@ -25,7 +25,7 @@ from django.utils.translation import trans_real
 from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call
-from games.room import cache, hub as hubs, socketcaps
+from games.room import cache, chat, hub as hubs, socketcaps, watching
 from games.room.present import announce
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,8 @@ CLOSE_PRIVATE = 4403
 CLOSE_TOO_LARGE = 4413
 CLOSE_FLOOD = 4429
 CLOSE_NOT_A_MESSAGE = 4400
+CHAT_KEYS = {"chat", "chat_mute", "chat_report"}
+
 # Over a cap across sockets (games/room/socketcaps.py): too many open at once.  The page
 # says so and does not reconnect (static/js/kozel.js), as for every 4xxx code.
 CLOSE_TOO_MANY_SOCKETS = 4409
@@ -139,12 +141,19 @@ class GameConsumer(ClosingOnce):
                          f"game {self.match_id}")
             return
         self.seat = seat
+        self.chat_room = chat.room_for(seat)
         self.snapshots = cache.snapshots()
         await self.accept()
         # Joined after accepting (a frame can be sent only then), before the first load.
         self.hub = hubs.hub()
         await self.hub.join(self, self.match_id)
-        await self.send_room()
+        if seat is None:  # a spectator: counted until its room ends (leave_room)
+            await watching.arrived(self.match_id)
+            self.counted_watching = True
+        # The chat and the count of watchers come in the same first frame as the room:
+        # one frame per connection.
+        await self.send_room(extra=await self.chat_frame()
+                             + watching.html(await watching.count(self.match_id)))
 
     def _who_am_i(self):
         match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
@@ -160,6 +169,8 @@ class GameConsumer(ClosingOnce):
         hub, self.hub = getattr(self, "hub", None), None
         if hub is not None:
             await hub.leave(self, self.match_id)
+            if getattr(self, "counted_watching", False):
+                await watching.left(self.match_id)
         slot = getattr(self, "slot", None)
         if slot is not None:
             await slot.give_back()
@@ -193,6 +204,9 @@ class GameConsumer(ClosingOnce):
         if not isinstance(data, dict):
             await self.send_notice(_("That is not a move."), error=True)
             return
+        if data.keys() & CHAT_KEYS:  # never a move: handled apart, the match untouched
+            await self.handle_chat(data)
+            return
         if self.seat is None:
             await self.send_notice(_("You are watching this game: spectators cannot play."),
                                    error=True)
@@ -219,6 +233,59 @@ class GameConsumer(ClosingOnce):
             self.hub.show_here(notices, first=self)
         await notify.send_collected(notices)  # and the other processes'
 
+    async def handle_chat(self, data):
+        try:
+            if "chat" in data:
+                await notify.send_collected(await database_call(self._post)(data["chat"]))
+            elif "chat_mute" in data:
+                await database_call(chat.mute)(self.match_id, self.user, data["chat_mute"])
+                await self.send(text_data=await self.chat_frame())  # their lines go at once; the hub leaves out new ones
+            else:
+                await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
+                await self.send_notice(_("The message is sent to the moderators."))
+        except chat.ChatRefused as refusal:
+            await self.send_notice(refusal.message, error=True)
+        except DatabaseError as error:
+            log.warning("match %s: database unavailable for the chat: %s", self.match_id, error)
+            await self.send_notice(_("The game cannot reach its database just now: "
+                                     "try again in a moment."), error=True)
+
+    def _post(self, text):
+        with notify.collected() as notices:
+            chat.post(self.match_id, self.user, self.seat, text)
+        # Sent from the loop, like a move's notices; every room (this one too) shows the
+        # line when the match's group hands it to its hub.
+        return notices
+
+    async def chat_frame(self) -> str:
+        """The chat this room shows, whole (on connecting, and after muting someone)."""
+        lines, self.muted = await database_call(self._chat_now)()
+        with translation.override(self.language):
+            return chat.log_html([line for line in lines if line.author_id not in self.muted],
+                                 self._reader_id())
+
+    def _chat_now(self):
+        return chat.history(self.match_id, self.chat_room), chat.muted_by(self.user)
+
+    def _reader_id(self):
+        return self.user.pk if self.user.is_authenticated else None
+
+    async def show_chat_line(self, line: "chat.Line"):
+        """A new line of this match (from the hub): shown if this reader reads its chat
+        and has not muted its author."""
+        if line.room != self.chat_room or line.author_id in getattr(self, "muted", ()):
+            return
+        with translation.override(self.language):
+            await self.send(text_data=chat.line_html(line, self._reader_id()))
+
+    async def show_watching(self, count: int):
+        if self.sent_version < 0:
+            return  # its first frame, still to come, carries the count
+        await self.send(text_data=watching.html(count))
+
+    async def drop_chat_line(self, message_id: int):
+        await self.send(text_data=chat.deleted_html(message_id))
+
     def _act(self, message, version, known):
         with notify.collected() as notices:
             service.act(self.match_id, self.user, message, version, known)
@@ -228,12 +295,16 @@ class GameConsumer(ClosingOnce):
         """After Redis came back (the hub is in the group again): a view loaded since."""
         await self.send_snapshot(await self.snapshots.at_least(self.match_id, 0, since))
 
-    async def send_room(self, events=()):
-        """This seat's full view, loaded now (on connecting, or after a stale move)."""
+    async def send_room(self, events=(), extra=""):
+        """This seat's full view, loaded now (on connecting, or after a stale move);
+        ``extra``, more markup, goes in the same frame."""
         self.sent_table = None  # the page may have been reloaded: everything again
-        await self.send_snapshot(await self.snapshots.fresh(self.match_id), events)
+        snapshot = await self.snapshots.fresh(self.match_id)
+        if snapshot is None and extra:
+            await self.send(text_data=extra)
+        await self.send_snapshot(snapshot, events, extra)
 
-    async def send_snapshot(self, snapshot, events=()):
+    async def send_snapshot(self, snapshot, events=(), extra=""):
         if snapshot is not None and snapshot.version >= self.sent_version:
             self.sent_version = snapshot.version
             frame = cache.render(snapshot, self.seat, self.language, announce, events)
@@ -241,7 +312,7 @@ class GameConsumer(ClosingOnce):
             if table_key != self.sent_table:  # it changes once a round: sent only then
                 self.sent_table = table_key
                 frame += table
-            await self.send(text_data=frame)
+            await self.send(text_data=frame + extra)
 
     async def send_notice(self, text: str, error: bool = False):
         html = render_to_string("games/_notice.html", {"text": text, "error": error})

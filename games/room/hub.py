@@ -28,7 +28,7 @@ import logging
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games.room import cache as snapshots, layerwatch
+from games.room import cache as snapshots, chat, layerwatch
 from games.play import notify
 from games.play.dbcall import database_call
 from games.models import Match
@@ -41,6 +41,7 @@ RETRY_AFTER = 1.0  # seconds before receiving again when the layer failed (Redis
 # A consumer whose room could not be updated is closed with this code ("internal error"):
 # its page reconnects and is sent its full view (static/js/kozel.js).
 CLOSE_NOT_UPDATED = 1011
+CHAT_MESSAGES = ("chat.said", "chat.deleted")
 
 
 class RoomHub:
@@ -119,8 +120,13 @@ class RoomHub:
                 log.warning("room hub: cannot receive from the channel layer: %r", error)
                 await asyncio.sleep(RETRY_AFTER)
                 continue
-            if message.get("type") == "match.changed" and self._behind(message):
+            kind = message.get("type")
+            if kind == "match.changed" and self._behind(message):
                 asyncio.ensure_future(self._deliver(message))
+            elif kind in CHAT_MESSAGES:
+                asyncio.ensure_future(self._chat(message))
+            elif kind == "room.watching":
+                asyncio.ensure_future(self._watching(message))
 
     def _behind(self, message: dict) -> bool:
         """Whether a room here has yet to show this change (most notices of a change made
@@ -148,6 +154,24 @@ class RoomHub:
             # the load, and the same frame must not be sent twice.
             if version > consumer.sent_version:
                 await self._send(consumer, consumer.send_snapshot(snapshot, events))
+
+    async def _chat(self, message: dict) -> None:
+        """A chat line said or deleted: every room of the match here decides whether its
+        reader sees it (games/room/chat.py).  A line lost with its notice is in the chat's
+        history the next time the room connects."""
+        rooms = list(self.rooms.get(message.get("match"), ()))
+        if message["type"] == "chat.said":
+            line = chat.Line(**message["line"])
+            for consumer in rooms:
+                await self._send(consumer, consumer.show_chat_line(line))
+        else:
+            for consumer in rooms:
+                await self._send(consumer, consumer.drop_chat_line(message["message"]))
+
+    async def _watching(self, message: dict) -> None:
+        """How many watch the match now (games/room/watching.py), for its rooms here."""
+        for consumer in list(self.rooms.get(message.get("match"), ())):
+            await self._send(consumer, consumer.show_watching(message["count"]))
 
     async def _catch_up(self) -> None:
         """Show every change whose notice never came (see the module's docstring)."""

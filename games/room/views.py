@@ -8,10 +8,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games.room import cache as snapshots, visits
+from games.room import cache as snapshots, chat, visits
 from games.play import service as services
 from games.room.present import announce
-from games.models import Match
+from games.models import CHAT_TEXT_MAX, Match
 
 
 def _match_for(request, match_id):
@@ -37,6 +37,8 @@ def room(request, match_id):
     return render(request, "games/room.html", {
         "match": match, "seat": seat, "status": match.status,
         "room_html": mark_safe(room_frame(match, seat)),  # autoescaped by its templates
+        "chat_room": chat.room_for(seat), "quick_phrases": chat.QUICK_PHRASES,
+        "chat_max": CHAT_TEXT_MAX,
     })
 
 

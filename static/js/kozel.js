@@ -46,9 +46,17 @@
   });
 
   // -- one action per view: after a send, wait for the server's answer --------------
-  document.addEventListener("htmx:wsBeforeSend", function () {
+  document.addEventListener("htmx:wsBeforeSend", function (event) {
+    if (event.target.closest && event.target.closest(".chat")) return;  // a chat line is no move
     var room = document.getElementById("room");
     if (room) room.classList.add("sent");
+  });
+
+  // The chat's field is emptied once its line is on its way (the server may still
+  // refuse it: the notice says why).
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    var form = event.target.closest && event.target.closest("[data-chat-form]");
+    if (form) form.reset();
   });
 
   document.addEventListener("htmx:wsAfterMessage", function () {

@@ -64,7 +64,19 @@ def test_the_admin_and_the_moderation_pages(people, daphne_server, make_user):
     boss = make_user("boss", is_staff=True, is_superuser=True)
     person = people("boss")
     person.log_in_as(boss, daphne_server)
+    reported_chat_line(make_user)
     for path in ["/admin/", "/admin/games/match/", "/admin/accounts/user/", f"/admin/accounts/user/{boss.pk}/change/",
-                 "/moderation/", "/moderation/players/"]:
+                 "/moderation/", "/moderation/players/", "/moderation/chat/"]:
         visit(person, path)
     assert person.errors == []
+
+
+def reported_chat_line(make_user):
+    """A chat line someone reported, so that the moderators' chat page has its forms."""
+    from games.models import ChatMessage, ChatReport, Match
+
+    match = Match.objects.create(seats_count=2)
+    line = ChatMessage.objects.create(match=match, author=make_user("rude"), room="players",
+                                      text="a rude line")
+    ChatReport.objects.create(message=line, reporter=make_user("reporter"))
+
