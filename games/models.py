@@ -321,7 +321,8 @@ class ChatMessage(models.Model):
     """One line of a table's chat.  Never a move: it does not touch the match or its
     version.  A moderator's deletion hides it and keeps it for the log."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages",
+                              verbose_name=_("game"))
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                related_name="chat_messages", verbose_name=_("author"))
     room = models.CharField(_("chat"), max_length=10, choices=ChatRoom.choices)
@@ -345,9 +346,10 @@ class ChatMessage(models.Model):
 class ChatReport(models.Model):
     """A person's report of a chat line, for the moderators (once per person and line)."""
 
-    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports",
+                                verbose_name=_("chat message"))
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                 related_name="chat_reports")
+                                 related_name="chat_reports", verbose_name=_("reporting account"))
     created_at = models.DateTimeField(_("time"), default=timezone.now)
 
     class Meta:
@@ -361,10 +363,10 @@ class ChatMute(models.Model):
     """``owner`` no longer sees what ``muted`` writes: a choice of the owner's account."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                              related_name="chat_mutes")
+                              related_name="chat_mutes", verbose_name=_("account that hides"))
     muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                              related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
+                              related_name="+", verbose_name=_("hidden account"))
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
 
     class Meta:
         verbose_name = _("muted in chat")
@@ -377,9 +379,9 @@ class ChatSilence(models.Model):
     the moderation log)."""
 
     person = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="chat_silences")
+                               related_name="chat_silences", verbose_name=_("account"))
     until = models.DateTimeField(_("muted until"))
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
 
     class Meta:
         verbose_name = _("chat mute by a moderator")
