@@ -52,6 +52,24 @@ def test_every_round_of_a_whole_game_is_dealt_from_the_stored_seeds(make_user):
         assert deal == expected.to_json(), f"round {number}"
 
 
+def test_a_pair_game_deals_every_round_from_its_seeds(make_user):
+    """Pairs (RULES.md 11) change the scoring, not the dealing: the same seeds, the same
+    deals, four hands and no bazaar."""
+    people = [make_user(f"p{n}") for n in range(4)]
+    match = requests.create_request(people[0], players=4, pairs=True, client_seed="a")
+    for person in people[1:]:
+        requests.join_request(person, match.pk)
+    play_out(match, people)
+    match.refresh_from_db()
+    assert match.pairs and match.status == MatchStatus.FINISHED
+    dealt = deals_of(match)
+    assert len(dealt) > 1
+    for number, deal in enumerate(dealt, 1):
+        expected, _attempt = fair.fair_deal(bytes(match.server_seed), number,
+                                            match.client_seeds)
+        assert deal == expected.to_json(), f"round {number}"
+
+
 def test_a_table_of_bots_deals_from_the_bots_seat_numbers(make_user):
     match = requests.play_with_bots(make_user("alone"), 4, client_seed="abc")
     assert match.client_seeds == ["abc", "1", "2", "3"]
