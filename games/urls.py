@@ -9,6 +9,7 @@ app_name = "games"
 urlpatterns = [
     path("", lobby_views.lobby, name="lobby"),
     path("rules/", views.rules, name="rules"),
+    path("rules/fair/", views.fair_deals, name="fair-deals"),
     # The lobby's posts (games/lobby/views.py).
     path("games/new/", lobby_views.create_request, name="create_request"),
     path("games/bots/", lobby_views.play_with_bots, name="play_bots"),

@@ -58,7 +58,7 @@ def test_the_pages_fit_the_screen(size, finished_game, browser, daphne_server):
     match, players = finished_game
     person = Person(browser, daphne_server, "masha", SIZES[size])
     try:
-        for path in ["/rules/", "/ratings/", "/accounts/login/"]:
+        for path in ["/rules/", "/rules/fair/", "/ratings/", "/accounts/login/"]:
             assert_fits(person.page, path, size)
         person.log_in_as(players[0], daphne_server)
         for path in ["/", f"/games/{match.pk}/", f"/games/{match.pk}/replay/?step=5",

@@ -11,7 +11,7 @@ import pytest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-ANYONE = ["/", "/rules/", "/ratings/", "/accounts/login/", "/accounts/signup/",
+ANYONE = ["/", "/rules/", "/rules/fair/", "/ratings/", "/accounts/login/", "/accounts/signup/",
           "/accounts/password/reset/", "/no-such-page/"]
 
 
