@@ -110,6 +110,13 @@ def match_changed(match_id: int, version: int, events: list[dict], committed=Non
         lobby_changed()  # the lobby lists the games being played with their round
 
 
+def match_retimed(match_id: int, version: int) -> None:
+    """Tell the match's group its turn was given a new deadline at the same ``version``
+    (after the site's downtime, RULES.md 9): the rooms show the new countdown."""
+    after_commit(match_group(match_id), {"type": "match.retimed", "match": match_id,
+                                         "version": version})
+
+
 def public_events(events: list[dict]) -> list[dict]:
     """The events as the match's group hears them: a round's end without the hands left
     in play (the rooms show those from the match's state)."""

@@ -83,9 +83,12 @@ def move_deadline(match: Match, deadline) -> bool:
     """Set the deadline of ``match`` to ``deadline`` if it is still at the version and
     deadline it was read with; whether it was.  Only the clock's time: no move is made, so
     the version stays (it counts the moves) -- a move or a timeout that got there first
-    wins, and this writes nothing."""
-    return Match.objects.filter(pk=match.pk, version=match.version,
-                                deadline=match.deadline).update(deadline=deadline) == 1
+    wins, and this writes nothing.  The match's group hears of the new deadline."""
+    moved = Match.objects.filter(pk=match.pk, version=match.version,
+                                 deadline=match.deadline).update(deadline=deadline) == 1
+    if moved:
+        notify.match_retimed(match.pk, match.version)
+    return moved
 
 
 def round_scores(match: Match, events: list[dict]) -> list[RoundScore]:

@@ -123,6 +123,8 @@ class RoomHub:
             kind = message.get("type")
             if kind == "match.changed" and self._behind(message):
                 asyncio.ensure_future(self._deliver(message))
+            elif kind == "match.retimed":
+                asyncio.ensure_future(self._retime(message))
             elif kind in CHAT_MESSAGES:
                 asyncio.ensure_future(self._chat(message))
             elif kind == "room.watching":
@@ -172,6 +174,20 @@ class RoomHub:
         """How many watch the match now (games/room/watching.py), for its rooms here."""
         for consumer in list(self.rooms.get(message.get("match"), ())):
             await self._send(consumer, consumer.show_watching(message["count"]))
+
+    async def _retime(self, message: dict) -> None:
+        """The match's turn has a new deadline at the same version (games.play.store's
+        ``move_deadline``): load it, and show every room here the new countdown."""
+        match_id = message.get("match")
+        if not self.rooms.get(match_id):
+            return
+        try:
+            snapshot = await self.snapshots.fresh(match_id, reuse=True)
+        except Exception:
+            log.exception("match %s: could not load its new deadline for its rooms", match_id)
+            return
+        for consumer in list(self.rooms.get(match_id, ())):
+            await self._send(consumer, consumer.send_snapshot(snapshot))
 
     async def _catch_up(self) -> None:
         """Show every change whose notice never came (see the module's docstring)."""

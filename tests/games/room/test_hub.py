@@ -179,3 +179,37 @@ async def test_the_other_rooms_here_see_a_move_without_the_channel_layer(setting
     await mover.ws.send_to(text_data=json.dumps(mover.choices()[0]))
     await every_room_shown_the_move(seats, version)
     await close_all(seats)
+
+
+def outage_then_clock_back(match_id):
+    """RULES.md 9: the site was down (no clock beat for a minute) while the turn ran out;
+    a clock comes back and gives the turn its full time again.  Its notices, as the
+    clock collects them, for the test to send as the clock's loop would."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import ClockBeat, Match
+    from games.play import clock
+
+    now = timezone.now()
+    ClockBeat.objects.update_or_create(pk=1, defaults={"beat_at": now - timedelta(minutes=1)})
+    Match.objects.filter(pk=match_id).update(deadline=now - timedelta(seconds=1))
+    with notify.collected() as notices:
+        clock.sweep_once(now)
+    return notices, Match.objects.get(pk=match_id).deadline
+
+
+async def test_a_turn_given_its_time_again_shows_its_new_countdown_in_every_room():
+    """The clock gives the turn a new deadline without a move (the version stays): every
+    room, the spectator's too, is sent the new countdown, not left at a passed one."""
+    match_id, seats = await seated("t1", "t2", spectator=True)
+    version = seats[0].version
+    notices, deadline = await database_sync_to_async(outage_then_clock_back)(match_id)
+    await notify.send_collected(notices)
+    shown = f'data-deadline="{int(deadline.timestamp() * 1000)}"'
+    for seat in seats:
+        await seat.drain()  # what came before (the watchers' count)
+        frame = seat.last_room if shown in seat.last_room else await seat.receive()
+        assert shown in frame and seat.version == version
+    await close_all(seats)
