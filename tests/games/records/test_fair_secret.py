@@ -111,12 +111,20 @@ async def play_watching(seats, match_id, watch: SeedWatch, clients, limit=4000):
                 checked_frames += 1
             seat.checked = len(seat.frames)
 
+    def running():
+        return Match.objects.get(pk=match_id).status in (MatchStatus.WAITING,
+                                                         MatchStatus.PLAYING)
+
     async def check_pages():
         match = await database_sync_to_async(Match.objects.get)(pk=match_id)
         if match.status not in (MatchStatus.WAITING, MatchStatus.PLAYING):
             return
-        for where, text in await database_sync_to_async(pages_of)(match, clients):
-            watch.check(text, where)
+        pages = await database_sync_to_async(pages_of)(match, clients)
+        # The clock plays on meanwhile: pages read as the game ended may show the seed.
+        # Still running now, it was running while they were read.
+        if await database_sync_to_async(running)():
+            for where, text in pages:
+                watch.check(text, where)
 
     try:
         for _ in range(limit):

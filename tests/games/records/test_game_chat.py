@@ -40,7 +40,7 @@ def test_other_people_do_not_read_them(client, make_user, finished):
     assert "nice fish" not in client.get(f"/games/{finished.pk}/record/").content.decode()
     client.force_login(make_user("Stranger"))
     page = client.get(f"/games/{finished.pk}/record/").content.decode()
-    assert "gg" not in page and "nice fish" not in page
+    assert "gg</b> all" not in page and "gg&lt;/b&gt; all" not in page and "nice fish" not in page
 
 
 def test_moderators_read_them_with_the_deleted_lines(client, make_user, finished):
