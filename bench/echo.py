@@ -41,8 +41,10 @@ application = ProtocolTypeRouter(
     {
         "http": site.django_asgi_app,
         "websocket": SameOriginValidator(
-            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns,
-                                           path("ws/echo/", EchoConsumer.as_asgi())]))
+            # The echo first: the site's routes end with a catch-all that refuses any
+            # other path.
+            AuthMiddlewareStack(URLRouter([path("ws/echo/", EchoConsumer.as_asgi()),
+                                           *websocket_urlpatterns]))
         ),
     }
 )

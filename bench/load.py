@@ -625,7 +625,7 @@ class Bench:
 
     async def run(self):
         args = self.args
-        if args.seconds or args.peak_seconds:
+        if (args.seconds or args.peak_seconds) and not args.no_echo:
             echo = [EchoGroup(self, group, i * 4) for i, group in enumerate(self.groups())]
             began = time.perf_counter()
             await asyncio.gather(*(g.open() for g in echo))
@@ -753,6 +753,8 @@ def main() -> None:
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                         help="extra environment for the servers and clocks (repeatable)")
+    parser.add_argument("--no-echo", action="store_true",
+                        help="leave out the echo phases (to profile the games alone)")
     parser.add_argument("--json", help="also write the report to this file")
     args = parser.parse_args()
     for url in (args.database_url, args.redis_url):
