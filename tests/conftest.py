@@ -34,6 +34,38 @@ def _seeded_deals(request, monkeypatch):
     seeding.seed_deals(seed, setattr=monkeypatch.setattr)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """Tests marked ``slow`` (whole games, real processes, the browser) start as early as
+    they may, so that no long test is left at the end to keep one worker of the parallel
+    run busy alone: pytest-xdist hands tests out one at a time, in this order
+    (``--maxschedchunk 1``, pytest.ini), and the short tests that come last even out
+    the workers.
+
+    pytest-django has put the tests on the database's transactions before those that
+    flush it (``transaction=True``), and those before the tests without a database;
+    that order stays.  So: the slow tests that do not flush the database (with the slow
+    ones that need none), the other such tests, the slow tests that flush it, then the
+    rest."""
+    def place(item):
+        flushes = _flushes_the_database(item)
+        if item.get_closest_marker("slow"):
+            return 2 if flushes else 0
+        return 3 if flushes or not _uses_the_database(item) else 1
+
+    items.sort(key=place)
+
+
+def _flushes_the_database(item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))) \
+        or not {"transactional_db", "live_server"}.isdisjoint(item.fixturenames)
+
+
+def _uses_the_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or "db" in item.fixturenames
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     # In the failure's report whether or not the test's output is captured (-s).

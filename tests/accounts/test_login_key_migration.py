@@ -79,6 +79,7 @@ def test_after_the_migration_both_lookalikes_are_found_by_their_own_names(execut
     assert User.objects.by_login("аUTHA").get().username == "аuthA"
 
 
+@pytest.mark.slow
 def test_a_stock_sqlite3_finds_the_migrated_database_sound(tmp_path):
     """The site's Unicode lower() (kozel_site/runtime/sqlite.py) once built an index that Python's
     own sqlite3, with SQLite's ASCII-only lower(), reported broken for Cyrillic names."""

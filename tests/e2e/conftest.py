@@ -29,6 +29,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if Path(str(item.fspath)).parent == Path(__file__).parent:
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)  # started first (tests/conftest.py)
 
 
 def launch_chromium(playwright):

@@ -3,8 +3,16 @@
 import shutil
 import socket
 import time
+from pathlib import Path
 
 import pytest
+
+def pytest_collection_modifyitems(items):
+    # Real processes, started and killed: these run first (tests/conftest.py).
+    for item in items:
+        if Path(str(item.fspath)).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.slow)
+
 
 # Test players move as fast as the server answers; people (and the flood limit) do not.
 QUICK_PLAYERS = {"KOZEL_WS_FLOOD": "1000,1000", "KOZEL_WS_ACCOUNT_RATE": "100000/s"}

@@ -102,6 +102,7 @@ def probe_https(tmp_path, **extra):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_with_https_configured_browsers_are_told_to_keep_to_it(tmp_path):
     seen = probe_https(tmp_path, HTTPS="1")
     assert seen["secure_status"] == 200
@@ -110,6 +111,7 @@ def test_with_https_configured_browsers_are_told_to_keep_to_it(tmp_path):
     assert seen["cookies_secure"] == [True, True]
 
 
+@pytest.mark.slow
 def test_without_https_a_forwarded_scheme_is_not_believed(tmp_path):
     # The embedded site on 127.0.0.1 is plain HTTP; a client's X-Forwarded-Proto changes nothing.
     seen = probe_https(tmp_path)

@@ -34,6 +34,7 @@ def test_the_server_gets_quick_play_settings():
     assert ("SQLITE_PATH" in env) != ("DATABASE_URL" in env)
 
 
+@pytest.mark.slow
 def test_a_killed_server_starts_again_on_the_same_port(daphne_server, make_user):
     port = daphne_server.port
     daphne_server.kill()

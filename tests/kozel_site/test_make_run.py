@@ -95,6 +95,7 @@ def make_run(tmp_path):
         server.stop()
 
 
+@pytest.mark.slow
 def test_make_run_serves_no_debug_pages_and_keeps_its_secret_key(make_run, tmp_path):
     server = make_run()
 

@@ -71,6 +71,7 @@ def _django_setup(extra_env):
     )
 
 
+@pytest.mark.slow
 def test_the_site_refuses_to_start_with_debug_off_and_the_development_secret():
     refused = _django_setup({"DEBUG": "0"})
     assert refused.returncode != 0

@@ -151,6 +151,7 @@ def replay_lines(tmp_path, *records):
     return done.returncode, [json.loads(line) for line in done.stdout.decode().splitlines()]
 
 
+@pytest.mark.slow
 def test_replay_accepts_a_fair_record_and_refuses_a_changed_one(tmp_path):
     good = fair_record()
     swapped = fair_record()

@@ -11,6 +11,8 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
+
 from games.rules import loads_record, replay
 from games.rules.record import replay_text
 from ratings.formulas import game_points
@@ -71,6 +73,7 @@ def test_a_pair_record_is_written_with_pairs_true_and_reads_back_the_same():
     assert replay(loads_record(json.dumps(alone))).state.pairs is False
 
 
+@pytest.mark.slow
 def test_the_replay_command_prints_the_pair_line():
     done = replay_command(str(RECORD))
     assert done.returncode == 0, done.stderr

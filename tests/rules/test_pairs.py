@@ -179,6 +179,7 @@ def check_pair_round(before: GameState, summary: dict):
         else sum(p for s, p in enumerate(summary["points"]) if s % 2 != summary["seat"] % 2))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair_games)
 def test_random_pair_games_keep_every_rule(game):

@@ -10,6 +10,7 @@
 import json
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +74,7 @@ def check_views(state: GameState):
             assert tiles_named_in(own_part) <= own | on_table, f"seat {seat} sees a hidden tile"
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_every_game_ends_with_the_28_tiles_accounted_for_at_every_step(game):
@@ -84,6 +86,7 @@ def test_every_game_ends_with_the_28_tiles_accounted_for_at_every_step(game):
     assert all(score >= 101 for s, score in enumerate(final.scores) if s in final.goats)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_no_view_ever_holds_a_hidden_tile(game):
@@ -91,6 +94,7 @@ def test_no_view_ever_holds_a_hidden_tile(game):
     play_game(seats, fish, seed, on_step=lambda s, ev: check_views(s))
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_a_record_written_then_replayed_gives_the_same_results_and_state(game):
@@ -106,6 +110,7 @@ def test_a_record_written_then_replayed_gives_the_same_results_and_state(game):
     assert summary["status"] == "finished"
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, st.data())
 def test_the_state_survives_json_and_a_refused_action_changes_nothing(game, data):

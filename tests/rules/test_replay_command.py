@@ -5,6 +5,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 from games.rules.simulate import play_game
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -15,6 +17,7 @@ def replay(*args, stdin=b""):
                           input=stdin, capture_output=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_one_json_line_per_record_in_order_and_exit_0_when_all_are_valid(tmp_path):
     paths = []
     for seats in (2, 3, 4):
@@ -32,6 +35,7 @@ def test_one_json_line_per_record_in_order_and_exit_0_when_all_are_valid(tmp_pat
         assert result["rounds"][-1]["scores"] == list(state.scores)
 
 
+@pytest.mark.slow
 def test_an_invalid_record_prints_an_error_line_and_the_command_exits_1(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(play_game(2, "all", seed=1)[0].dumps())
@@ -45,6 +49,7 @@ def test_an_invalid_record_prints_an_error_line_and_the_command_exits_1(tmp_path
     assert b"Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_dash_reads_the_record_from_standard_input():
     record, state = play_game(3, "all", seed=9)
     done = replay("-", stdin=record.dumps().encode())
@@ -52,6 +57,7 @@ def test_a_dash_reads_the_record_from_standard_input():
     assert json.loads(done.stdout)["goats"] == list(state.goats)
 
 
+@pytest.mark.slow
 def test_records_from_elsewhere_replay_as_the_sites_own(tmp_path):
     """RECORD.md: turn_seconds may be left out, any field it does not name is ignored at
     every level.  (A "fair" block is checked: tests/rules/test_fair.py.)"""

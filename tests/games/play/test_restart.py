@@ -50,6 +50,7 @@ def outage_over_a_turn(make_user, name, kill, start, log_tail):
     assert match.moves.get(kind="timeout").created_at >= given
 
 
+@pytest.mark.slow
 def test_a_turn_that_ran_out_while_the_server_was_down_gets_its_full_time_after_the_restart(
         daphne_server, make_user):
     """The embedded setup: the clock runs inside the daphne process."""
@@ -57,6 +58,7 @@ def test_a_turn_that_ran_out_while_the_server_was_down_gets_its_full_time_after_
                        daphne_server.log_tail)
 
 
+@pytest.mark.slow
 def test_a_game_resumes_where_it_stood_after_the_server_is_killed(daphne_server, make_user):
     me = make_user("rs3")
     match = requests.play_with_bots(me, 2)

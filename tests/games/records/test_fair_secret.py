@@ -175,6 +175,7 @@ def _table(people, bots, private):
     return match
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, bots", [(2, False), (4, False), (1, True)])
 async def test_a_running_games_seed_is_in_no_frame_page_error_or_log_line(players, bots, caplog):
     caplog.set_level(logging.DEBUG)

@@ -74,6 +74,7 @@ async def play_to_the_end(seats, match_id, limit=4000):
     return match
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 async def test_a_whole_game_over_websockets(players):
     users = await make_users(*[f"p{n}" for n in range(players)])
@@ -92,6 +93,7 @@ async def test_a_whole_game_over_websockets(players):
         await seat.ws.disconnect()
 
 
+@pytest.mark.slow
 async def test_the_score_table_comes_on_connecting_and_when_a_round_ends_not_with_every_move():
     users = await make_users("table0", "table1")
     match_id = await start_table(users)
@@ -122,6 +124,7 @@ def hidden_tiles_named(frame: str, state: rules.GameState, seat: int) -> set:
     return named - own - table - revealed
 
 
+@pytest.mark.slow
 async def test_no_frame_ever_shows_a_tile_of_another_hand_or_of_the_bazaar():
     """Many whole games; every frame every seat receives is checked against the state the
     move log gives at that frame's version."""
@@ -160,6 +163,7 @@ async def test_no_frame_ever_shows_a_tile_of_another_hand_or_of_the_bazaar():
     assert checked > 500
 
 
+@pytest.mark.slow
 async def test_a_table_of_bots_plays_itself_with_one_person():
     (me,) = await make_users("alone")
     match_id = await start_table([me], bots=True)

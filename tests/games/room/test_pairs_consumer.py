@@ -22,6 +22,7 @@ def tally_text(html: str) -> str:
     return re.sub(r"<[^>]+>|\s", "", html)
 
 
+@pytest.mark.slow
 async def test_a_whole_pair_game_over_four_websockets():
     users = await make_users("Masha", "Alex", "Olya", "Serg")
     match = await database_sync_to_async(requests.create_request)(

@@ -208,6 +208,7 @@ WORDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_the_templates_give_the_frames_the_f_strings_gave(language):
     compared, shown = 0, set()
