@@ -14,6 +14,7 @@ from django.conf import settings
 from django.test import Client
 
 from kozel_site.asgi import application
+from tests.waiting import wait_until
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 HOST = (b"host", b"127.0.0.1:8000")  # as a browser sends it: the origin check compares both
@@ -42,6 +43,13 @@ async def logged_in(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicato
     return communicator(path, cookie, origin)
 
 
+async def next_frame(seats: list[Seat], seconds: float = 10.0) -> None:
+    """Wait until a frame is delivered to any of ``seats``; fail if none comes in time."""
+    arrived = await wait_until(lambda: any(not seat.ws.output_queue.empty() for seat in seats),
+                               seconds=seconds, every=0.002)
+    assert arrived, f"no frame came to any seat within {seconds} s"
+
+
 class Seat:
     """One connected browser tab at a game room."""
 
@@ -53,6 +61,7 @@ class Seat:
         self.status = self.version = None
         self.turn_mine = False
         self.last_room = ""
+        self.acted_on = None  # the version of the view the last move was made on
 
     async def connect(self) -> None:
         self.ws = await logged_in(self.path, self.user)
@@ -74,6 +83,11 @@ class Seat:
         while not await self.ws.receive_nothing(timeout=0.01):
             await self.receive()
 
+    async def take_arrived(self) -> None:
+        """Read the frames already delivered, without waiting for more."""
+        while not self.ws.output_queue.empty():
+            await self.receive()
+
     def choices(self) -> list[dict]:
         """The messages the clickable buttons of the last room frame would send."""
         out = []
@@ -85,7 +99,13 @@ class Seat:
             out.append(data)
         return out
 
+    def may_act(self) -> bool:
+        """Whether the last view is this seat's turn, with something to click, and not
+        acted on yet (its answer, the next view or a refusal, may still be on the way)."""
+        return self.turn_mine and self.version != self.acted_on and bool(self.choices())
+
     async def move(self) -> dict:
         message = self.rng.choice(self.choices())
+        self.acted_on = self.version
         await self.ws.send_to(text_data=json.dumps(message))
         return message

@@ -3,10 +3,11 @@ hand and the bazaar, so it leaves the server only once the game is over.
 
 Whole games are played over real WebSockets (2 and 4 people, and a person with bots);
 every frame every seat and a spectator receive, every page the players, a visitor and a
-superuser open along the way (lobby, invitation, room, the game's pages, a profile, the
-moderators' pages, the admin),
-every refusal and every log line are searched for the seed and for any 8 hex
-characters of it in a row.  Once the game is over its page shows the seed.
+superuser open (lobby, invitation, room, the game's pages, a profile, the moderators'
+pages, the admin) at each kind of moment of the game (the request, the first round, a
+round after it, the pause between two, a fish bank held: what the pages show differs by
+these, not by the moves), every refusal and every log line are searched for the seed and
+for any 8 hex characters of it in a row.  Once the game is over its page shows the seed.
 """
 
 import asyncio
@@ -21,18 +22,17 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
+from games import rules
 from games.lobby import service as requests
 from games.models import Match, MatchStatus, Move
 from games.play import clock
 from games.play import service as services
 
 from ..conftest import wait_until
-from ..wsclient import Seat
+from ..wsclient import Seat, next_frame
 
 pytestmark = pytest.mark.django_db(transaction=True)
 WINDOW = 8
-# Pages are collected again whenever the game has moved on by this many versions.
-PAGES_EVERY = 25
 
 
 class SeedWatch:
@@ -93,58 +93,69 @@ def pages_of(match: Match, clients) -> list[tuple[str, str]]:
     return out
 
 
-async def play_watching(seats, match_id, watch: SeedWatch, clients, limit=4000):
-    """Play the game to its end (the clock deals and plays bots), opening every page
-    every PAGES_EVERY versions and checking every page and frame as it comes."""
+def moment(match: Match) -> tuple:
+    """The kind of moment a running match is at, as far as its pages could differ: the
+    request, or a round being played or the pause after one, before or after the first
+    round's end, with or without a fish bank."""
+    if match.status == MatchStatus.WAITING:
+        return ("request",)
+    state = rules.GameState.from_json(match.state)
+    return (state.phase, state.last_round is not None, state.bank > 0)
+
+
+async def play_watching(seats, match_id, watch: SeedWatch, clients, limit=20000):
+    """Play the game to its end (the clock deals and plays bots), checking every frame as
+    it comes, and every page at the first version of each kind of moment (``moment``)."""
     stop = asyncio.Event()
     ticking = asyncio.ensure_future(clock.run(interval=0.01, stop=stop))
-    last_pages = -PAGES_EVERY
+    moments_seen = set()
+    last_version = None
     checked_frames = 0
 
     async def check_new_frames():
         nonlocal checked_frames
         for seat in seats:
-            await seat.drain()
+            await seat.take_arrived()
         for n, seat in enumerate(seats):
             for frame in seat.frames[getattr(seat, "checked", 0):]:
                 watch.check(frame, f"a frame to seat {n}")
                 checked_frames += 1
             seat.checked = len(seat.frames)
 
-    def running():
-        return Match.objects.get(pk=match_id).status in (MatchStatus.WAITING,
-                                                         MatchStatus.PLAYING)
-
-    async def check_pages():
-        match = await database_sync_to_async(Match.objects.get)(pk=match_id)
-        if match.status not in (MatchStatus.WAITING, MatchStatus.PLAYING):
-            return
-        pages = await database_sync_to_async(pages_of)(match, clients)
+    def pages_at_a_new_moment():
+        """The pages, if the match is running at a kind of moment not seen yet; else []."""
+        match = Match.objects.get(pk=match_id)
+        if match.status not in (MatchStatus.WAITING, MatchStatus.PLAYING) \
+                or moment(match) in moments_seen:
+            return []
+        pages = pages_of(match, clients)
         # The clock plays on meanwhile: pages read as the game ended may show the seed.
         # Still running now, it was running while they were read.
-        if await database_sync_to_async(running)():
-            for where, text in pages:
-                watch.check(text, where)
+        if Match.objects.get(pk=match_id).status not in (MatchStatus.WAITING,
+                                                         MatchStatus.PLAYING):
+            return []
+        moments_seen.add(moment(match))
+        return pages
 
     try:
         for _ in range(limit):
             await check_new_frames()
             version = max(seat.version or 0 for seat in seats)
-            if version - last_pages >= PAGES_EVERY:
-                await check_pages()
-                last_pages = version
+            if version != last_version:
+                for where, text in await database_sync_to_async(pages_at_a_new_moment)():
+                    watch.check(text, where)
+                last_version = version
             if any(seat.status in ("finished", "interrupted") for seat in seats):
                 break
-            for seat in seats:
-                if seat.turn_mine and seat.choices():
-                    # A refusal first (a stale version), then the move itself.
-                    if seat.version % 7 == 0:
-                        await seat.ws.send_to(text_data=json.dumps({"draw": True, "version": -1}))
-                    await seat.move()
-                    await seat.receive()
-                    break
-            else:
-                await asyncio.sleep(0.02)
+            mover = next((seat for seat in seats if seat.may_act()), None)
+            if mover is None:
+                await next_frame(seats)
+                continue
+            # A refusal first (a stale version), then the move itself.
+            if mover.version % 7 == 0:
+                await mover.ws.send_to(text_data=json.dumps({"draw": True, "version": -1}))
+            await mover.move()
+            await mover.receive()
 
         async def every_seat_saw_the_end():
             for seat in seats:
@@ -156,7 +167,8 @@ async def play_watching(seats, match_id, watch: SeedWatch, clients, limit=4000):
         stop.set()
         await ticking
     await check_new_frames()  # the end's frames too: the seed is shown on the game's page only
-    return await database_sync_to_async(Match.objects.get)(pk=match_id), checked_frames
+    return await database_sync_to_async(Match.objects.get)(pk=match_id), checked_frames, \
+        moments_seen
 
 
 async def _people(*names):
@@ -201,9 +213,12 @@ async def test_a_running_games_seed_is_in_no_frame_page_error_or_log_line(player
     for seat in seats:
         await seat.connect()
 
-    ended, frames = await play_watching(seats, match.pk, watch, clients)
+    ended, frames, moments = await play_watching(seats, match.pk, watch, clients)
     assert ended.status == MatchStatus.FINISHED
     assert frames > 50
+    # Pages were read in the first round and after it (every game has more than one).
+    assert (rules.PLAYING, False, False) in moments, moments
+    assert any(after_a_round for _phase, after_a_round, _bank in moments), moments
     for line in caplog.records:
         watch.check(line.getMessage(), "a log line")
     room = await database_sync_to_async(clients[people[0].username].get)(

@@ -20,7 +20,7 @@ from games.records.log import replay_states, state_after
 from games.rules.tiles import tile
 
 from ..conftest import the_winner, wait_until
-from ..wsclient import Seat, logged_in
+from ..wsclient import Seat, logged_in, next_frame
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TILE_NAME = re.compile(r"\b([0-6])-([0-6])\b")
@@ -43,23 +43,24 @@ async def start_table(users, fish="all", bots=False):
     return match.pk
 
 
-async def play_to_the_end(seats, match_id, limit=4000):
-    """Every seat reacts to its frames; the clock deals rounds and plays bots."""
+async def play_to_the_end(seats, match_id, limit=20000):
+    """Every seat reacts to its frames; the clock deals rounds and plays bots.  When no
+    seat may act, the next frame to any of them is waited for (a bot moved, a round was
+    dealt)."""
     stop = asyncio.Event()
     ticking = asyncio.ensure_future(clock.run(interval=0.01, stop=stop))
     try:
         for _ in range(limit):
             for seat in seats:
-                await seat.drain()
+                await seat.take_arrived()
             if any(seat.status in ("finished", "interrupted") for seat in seats):
                 break
-            for seat in seats:
-                if seat.turn_mine and seat.choices():
-                    await seat.move()
-                    await seat.receive()
-                    break
-            else:
-                await asyncio.sleep(0.02)
+            mover = next((seat for seat in seats if seat.may_act()), None)
+            if mover is None:
+                await next_frame(seats)
+                continue
+            await mover.move()
+            await mover.receive()
 
         async def every_seat_saw_the_end():
             for seat in seats:
