@@ -38,9 +38,9 @@ def _seeded_deals(request, monkeypatch):
 def pytest_collection_modifyitems(items):
     """Tests marked ``slow`` (whole games, real processes, the browser) start as early as
     they may, so that no long test is left at the end to keep one worker of the parallel
-    run busy alone: pytest-xdist hands tests out one at a time, in this order
-    (``--maxschedchunk 1``, pytest.ini), and the short tests that come last even out
-    the workers.
+    run busy alone: pytest-xdist hands tests out a few at a time, in this order (a module
+    of browser tests at once; tests/parallel.py), and the short tests that come last even
+    out the workers.
 
     pytest-django has put the tests on the database's transactions before those that
     flush it (``transaction=True``), and those before the tests without a database;
@@ -175,16 +175,39 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 
 @pytest.fixture
-def daphne_server(transactional_db, tmp_path):
+def daphne_server(transactional_db, tmp_path, request):
     """A started DaphneServer on this test's database; stopped (and its log shown, if the
     test failed) afterwards. Tests using it need django_db(transaction=True).
 
     Depending on transactional_db makes the server stop before the database is flushed.
+    In a module marked ``shared_server`` the module's tests share one server instead
+    (``module_daphne_server``).
     """
+    if request.node.get_closest_marker("shared_server"):
+        server = request.getfixturevalue("module_daphne_server")
+        yield server
+    else:
+        from tests.daphne_server import DaphneServer
+
+        server = DaphneServer(log_dir=tmp_path)
+        server.start()
+        yield server
+        server.stop()
+    print(f"--- daphne log ({server.log_path}) ---\n{server.log_tail()}")
+
+
+@pytest.fixture(scope="module")
+def module_daphne_server(django_db_setup, tmp_path_factory):
+    """One daphne for a module's tests (``pytest.mark.shared_server``), started by the
+    first of them and stopped after the last: for tests that only look at what the server
+    shows of what the test process made -- pages, a staged game -- and neither stop the
+    server, nor have it deal a game, nor count on what it keeps in memory (rate limits,
+    sockets): those start their own.  It deals, if ever, from the seed of the test that
+    started it.  Its tests' data is flushed under it after each of them.  (In tests/e2e,
+    whose modules run whole on one worker each: tests/parallel.py.)"""
     from tests.daphne_server import DaphneServer
 
-    server = DaphneServer(log_dir=tmp_path)
+    server = DaphneServer(log_dir=tmp_path_factory.mktemp("daphne"))
     server.start()
     yield server
     server.stop()
-    print(f"--- daphne log ({server.log_path}) ---\n{server.log_tail()}")

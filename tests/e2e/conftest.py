@@ -1,15 +1,14 @@
 """Browser tests: Chromium driven by Playwright against a daphne subprocess.
 
 Debian's Chromium (/usr/bin/chromium) when it is installed, else Playwright's own
-download; `make test` sees to one of them first (bin/ensure-browser). Each test gets a
-fresh browser and one context per person, so cookies (sessions) never leak between the
-people at a table.
+download; `make test` sees to one of them first (bin/ensure-browser). A module's tests
+share one browser; each person gets a context of their own, so cookies (sessions) never
+leak between the people at a table or from one test to the next.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,11 +24,12 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
-            item.add_marker(pytest.mark.e2e)
-            item.add_marker(pytest.mark.slow)  # started first (tests/conftest.py)
+def pytest_itemcollected(item):
+    # (Called for the tests of this folder only.)  Slow: started first (tests/conftest.py).
+    # A module's tests run on one worker of the parallel run (tests/parallel.py), one
+    # after the other: they share the module's browser.
+    item.add_marker(pytest.mark.e2e)
+    item.add_marker(pytest.mark.slow)
 
 
 def launch_chromium(playwright):
@@ -50,21 +50,21 @@ def launch_chromium(playwright):
                 pytrace=False)
 
 
-@pytest.fixture
-def browser(monkeypatch):
-    """A headless Chromium for one test.
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium for a module's tests; each person gets a context of their own.
 
     Playwright's sync API runs its event loop on this thread (in a greenlet), so Django
-    sees "a running loop" and refuses database calls from the test as if they were made
-    from async code. They are not: the test's code is plain sync code on one thread, so
-    the check is switched off while the browser lives (the monkeypatch outlives it, and
-    the transactional database flush runs after the browser is gone anyway).
+    sees "a running loop" and refuses database calls from the tests (and the flush of
+    the database after each) as if they were made from async code. They are not: the
+    code is plain sync code on one thread, so the check is switched off while the
+    browser lives.
     """
     from django.db import connections
     from playwright.sync_api import sync_playwright
 
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         chromium = launch_chromium(playwright)
         try:
             yield chromium
@@ -74,6 +74,19 @@ def browser(monkeypatch):
             # from the thread's own (as a task's); closed here, or PostgreSQL's test
             # database could not be dropped at the end for "other sessions".
             connections.close_all()
+
+
+@pytest.fixture(autouse=True)
+def _notices_kept_in_the_test_process():
+    """What the test process changes (a game played in a fixture, a move made by a test)
+    is not announced from it: while the module's browser lives, Playwright marks its
+    event loop as running on this thread, where async_to_sync cannot send.  Nothing is
+    lost: the server is another process, which hears the test process only over Redis,
+    so every browser test passes without these notices (in the embedded run)."""
+    from games.play import notify
+
+    with notify.collected():
+        yield
 
 
 class Person:

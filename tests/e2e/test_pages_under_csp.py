@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
 
 ANYONE = ["/", "/rules/", "/rules/fair/", "/ratings/", "/accounts/login/", "/accounts/signup/",
           "/accounts/password/reset/", "/no-such-page/"]

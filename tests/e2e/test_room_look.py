@@ -9,7 +9,7 @@ import pytest
 from .contrast import AA_TEXT, contrast
 from .staging import a_moment, can_draw, has_remembered_points, running_match
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
 
 
 @pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])

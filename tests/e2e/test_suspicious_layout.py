@@ -7,7 +7,7 @@ import pytest
 
 from .test_page_layout import SIZES, assert_fits
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
 
 
 @pytest.fixture

@@ -3,15 +3,13 @@
 import shutil
 import socket
 import time
-from pathlib import Path
 
 import pytest
 
-def pytest_collection_modifyitems(items):
-    # Real processes, started and killed: these run first (tests/conftest.py).
-    for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
-            item.add_marker(pytest.mark.slow)
+def pytest_itemcollected(item):
+    # (Called for the tests of this folder only.)  Real processes, started and killed:
+    # these run first (tests/conftest.py).
+    item.add_marker(pytest.mark.slow)
 
 
 # Test players move as fast as the server answers; people (and the flood limit) do not.
