@@ -115,9 +115,12 @@ class Match(models.Model):
         return _("Match #%(id)s") % {"id": self.pk}
 
     def hidden_from(self, user, seat: int | None) -> bool:
-        """A private table shows itself (its room, its page) to its players and to staff
-        only; ``seat`` is the user's seat here, if any."""
-        return self.private and seat is None and not getattr(user, "is_staff", False)
+        """A private table shows itself (its room, its page) to its players and to
+        moderators only; ``seat`` is the user's seat here, if any.  (It may read the
+        user's permissions from the database.)"""
+        from accounts.moderators import is_moderator
+
+        return self.private and seat is None and not is_moderator(user)
 
     @property
     def is_over(self) -> bool:

@@ -115,7 +115,7 @@ def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
             annulled.add(record.match_id)
         else:
             records[record.match_id] = record
-    staff = viewer is not None and viewer.is_authenticated and viewer.is_staff
+    moderator = is_moderator(viewer)
     rows = []
     for seat in page.object_list:
         match = seat.match
@@ -130,7 +130,7 @@ def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
             outcome=_outcome(match, seat.number),
             score=scores[seat.number] if scores else None,
             record=records.get(match.pk), annulled=match.pk in annulled,
-            visible=not match.private or seated or staff,
+            visible=not match.private or seated or moderator,
         ))
     page.object_list = rows
     return page

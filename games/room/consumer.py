@@ -128,11 +128,11 @@ class GameConsumer(ClosingOnce):
             await refuse(self, CLOSE_FLOOD, "account-rate", self.owner,
                          f"connections to game {self.match_id}")
             return
-        match, seat = await database_call(self._who_am_i)()
+        match, seat, hidden = await database_call(self._who_am_i)()
         if match is None:
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
-        if match.hidden_from(self.user, seat):
+        if hidden:
             await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
             return
         self.slot = socketcaps.game_slot(self.owner, self.match_id)
@@ -156,10 +156,12 @@ class GameConsumer(ClosingOnce):
                              + watching.html(await watching.count(self.match_id)))
 
     def _who_am_i(self):
+        """The match, this socket's seat at it, and whether it is hidden from this user."""
         match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
         if match is None:
-            return None, None
-        return match, service.seat_of(match, self.user)
+            return None, None, True
+        seat = service.seat_of(match, self.user)
+        return match, seat, match.hidden_from(self.user, seat)
 
     async def disconnect(self, code):
         await self.leave_room()

@@ -410,6 +410,32 @@ async def test_a_private_table_refuses_strangers():
     assert not connected and code == 4403
 
 
+def staff(name, moderator):
+    from django.contrib.auth.models import Group
+
+    from accounts.models import User
+    from accounts.moderators import GROUP_NAME
+
+    person = User.objects.create_user(name, password="x-Kozel-42", is_staff=True)
+    if moderator:
+        person.groups.add(Group.objects.get(name=GROUP_NAME))
+    return User.objects.get(pk=person.pk)
+
+
+@pytest.mark.parametrize("moderator", [False, True])
+async def test_a_private_table_lets_in_moderators_but_not_other_staff(moderator):
+    users = await make_users("v4", "v5")
+    match = await database_sync_to_async(requests.create_request)(users[0], players=2, private=True)
+    viewer = await database_sync_to_async(staff)("clerk", moderator)
+    ws = await logged_in(f"/ws/games/{match.pk}/", viewer)
+    connected, code = await ws.connect()
+    if moderator:
+        assert connected and 'id="room"' in await ws.receive_from()
+        await ws.disconnect()
+    else:
+        assert not connected and code == 4403
+
+
 @pytest.mark.parametrize("language, not_json, not_your_turn", [
     ("en", "That message is not JSON.", "It is not your turn."),
     ("ru", "Это сообщение не в формате JSON.", "Сейчас не ваш ход."),
