@@ -46,11 +46,12 @@ class Unanswering:
         self.protocol.send_request(request)
         self.writer.write(b"".join(self.protocol.data_to_send()))
         while True:
-            for event in await self._events():
-                if isinstance(event, Response):
-                    if event.status_code != 101:
-                        raise AssertionError(f"handshake refused: {event.status_code}")
-                    return
+            events = await self._events()
+            if events and isinstance(events[0], Response):
+                if events[0].status_code != 101:
+                    raise AssertionError(f"handshake refused: {events[0].status_code}")
+                self._keep(events[1:])  # the first frame may come in the same read
+                return
 
     async def _events(self, timeout: float = 10.0) -> list:
         data = await asyncio.wait_for(self.reader.read(65536), timeout)
@@ -65,12 +66,15 @@ class Unanswering:
         while not self.messages:
             if self.close_code is not None:
                 raise Closed(self.close_code)
-            for frame in await self._events(timeout):
-                if frame.opcode is Opcode.TEXT:
-                    self.messages.append(frame.data.decode())
-                elif frame.opcode is Opcode.CLOSE:
-                    self.close_code = self.protocol.close_rcvd.code
+            self._keep(await self._events(timeout))
         return self.messages.pop(0)
+
+    def _keep(self, frames) -> None:
+        for frame in frames:
+            if frame.opcode is Opcode.TEXT:
+                self.messages.append(frame.data.decode())
+            elif frame.opcode is Opcode.CLOSE:
+                self.close_code = self.protocol.close_rcvd.code
 
     async def send(self, text: str) -> None:
         """A text frame, sent even after the server's close frame came."""
