@@ -137,27 +137,31 @@ async def test_no_frame_ever_shows_a_tile_of_another_hand_or_of_the_bazaar():
         match = await play_to_the_end(seats + [watcher], match_id)
         assert match.status == MatchStatus.FINISHED
 
-        def check_all():
-            states = dict(replay_states(match))
-            count = 0
-            for number, seat in enumerate(seats + [watcher]):
-                for frame in seat.frames:
-                    version = re.search(r'data-version="(\d+)"', frame)
-                    if version is None:
-                        assert not TILE_NAME.search(frame), frame  # a notice names no tile
-                        continue
-                    v = int(version.group(1))
-                    own = number if number < len(seats) else None
-                    if own is None:
-                        leaked = hidden_tiles_named(frame, states[v], 0) - set(states[v].hand(0))
-                    else:
-                        leaked = hidden_tiles_named(frame, states[v], own)
-                    assert not leaked, f"seat {own} saw {leaked} at version {v}"
-                    count += 1
-            return count
-
-        checked += await database_sync_to_async(check_all)()
+        checked += await database_sync_to_async(no_hidden_tile_named)(match, seats, watcher)
     assert checked > 500
+
+
+def no_hidden_tile_named(match, seats, watcher) -> int:
+    """Every frame each seat and the watcher received, checked against the state the move
+    log gives at that frame's version: it names no tile of another hand or of the bazaar
+    (and a frame of no version, a notice, names no tile at all).  Returns how many."""
+    states = dict(replay_states(match))
+    count = 0
+    for number, seat in enumerate(seats + [watcher]):
+        for frame in seat.frames:
+            version = re.search(r'data-version="(\d+)"', frame)
+            if version is None:
+                assert not TILE_NAME.search(frame), frame  # a notice names no tile
+                continue
+            v = int(version.group(1))
+            own = number if number < len(seats) else None
+            if own is None:
+                leaked = hidden_tiles_named(frame, states[v], 0) - set(states[v].hand(0))
+            else:
+                leaked = hidden_tiles_named(frame, states[v], own)
+            assert not leaked, f"seat {own} saw {leaked} at version {v}"
+            count += 1
+    return count
 
 
 async def test_a_table_of_bots_plays_itself_with_one_person():
