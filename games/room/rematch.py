@@ -39,10 +39,8 @@ def html(offer: dict, reader_id: int | None) -> str:
         go = reverse("games:room", args=[offer["table"]])
     context = {"offer": offer, "mine": mine, "go": go, "why": _why(offer),
                "now_ms": int(time.time() * 1000)}
-    if offer["status"] == "open":  # the lobby's own markup: its client seed, the commitment
-        context["commitment_html"] = render_to_string(
-            "games/_commitment.html", {"match": {"commitment": offer["commitment"]}})
-        if mine is not None and not mine["accepted"]:
-            context["client_seed_html"] = render_to_string("games/_client_seed.html",
-                                                           {"seed_for": "rematch"})
+    if offer["status"] == "open" and mine is not None and not mine["accepted"]:
+        # The lobby's own field (Django's template language), filled by static/js/fair.js.
+        context["client_seed_html"] = render_to_string("games/_client_seed.html",
+                                                       {"seed_for": "rematch"})
     return render_to_string("games/room/rematch.html", context, using="jinja2")
