@@ -318,3 +318,18 @@ def test_the_last_accept_and_a_new_table_elsewhere_at_once_keep_one_table_each(m
         else:
             assert (offer.status, results[0]) == (RematchStatus.WITHDRAWN, "gone")
             requests.leave_request(people[0], tables.get().pk)
+
+
+def test_the_moderators_list_of_running_games_leaves_out_an_offers_empty_table(
+        make_user, client):
+    moderator = make_user("mod", is_staff=True)
+    from django.contrib.auth.models import Permission
+    moderator.user_permissions.add(Permission.objects.get(codename="moderate"))
+    game, people = ended_game(make_user, 2, prefix="ml")
+    table = Rematch.objects.get(game=game).table
+    client.force_login(moderator)
+    page = client.get("/moderation/").content.decode()
+    assert f"/games/{table.pk}/" not in page
+    for person in people.values():
+        rematch.accept(game.pk, person)
+    assert f"/games/{table.pk}/" in client.get("/moderation/").content.decode()
