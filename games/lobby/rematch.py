@@ -152,10 +152,13 @@ def accept(game_id: int, user, client_seed: str | None = None,
 
 def _sit_down(rematch: Rematch, seats: list[Seat]) -> None:
     """Everyone accepted: each sits down one seat on, and the first deal is made."""
-    busy = next((s for s in seats if s.user_id and current_match(s.user)), None)
-    if busy is not None:  # never, by the lobby's withdraw_for: but one table at a time
-        _withdraw(rematch, RematchWithdrawal.ELSEWHERE, busy.user_id, seats)
-        return
+    for seat in seats:  # (each locked: whoever sat down elsewhere has withdrawn it)
+        if seat.user_id and not seat.user.is_active:  # closed by a moderator meanwhile
+            _withdraw(rematch, RematchWithdrawal.AWAY, seat.user_id, seats)
+            return
+        if seat.user_id and current_match(seat.user) is not None:  # one table at a time
+            _withdraw(rematch, RematchWithdrawal.ELSEWHERE, seat.user_id, seats)
+            return
     table = Match.objects.select_for_update().filter(pk=rematch.table_id).first()
     if table is None or table.status != MatchStatus.WAITING:  # a moderator stopped it
         raise PlayError(_("This offer is no longer open."), "gone")

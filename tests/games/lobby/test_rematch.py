@@ -333,3 +333,13 @@ def test_the_moderators_list_of_running_games_leaves_out_an_offers_empty_table(
     for person in people.values():
         rematch.accept(game.pk, person)
     assert f"/games/{table.pk}/" in client.get("/moderation/").content.decode()
+
+
+def test_an_account_closed_meanwhile_withdraws_it_rather_than_sitting_down(make_user):
+    game, people = ended_game(make_user, 2, prefix="closed")
+    rematch.accept(game.pk, people[0])
+    type(people[0]).objects.filter(pk=people[0].pk).update(is_active=False)
+    rematch.accept(game.pk, people[1])
+    offer = Rematch.objects.get(game=game)
+    assert (offer.status, offer.withdrawn_by) == (RematchStatus.WITHDRAWN, people[0])
+    assert not Match.objects.filter(seats__user=people[1], status=MatchStatus.PLAYING).exists()
