@@ -3,11 +3,9 @@ game ends, everyone one seat on with the same settings, bots accepting at once,
 declining, the time running out and leaving the room with nobody connected, one table at
 a time, hostile answers, and accepts that race."""
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import close_old_connections
 from django.utils import timezone
 
 from games.lobby import rematch, service as requests
@@ -15,6 +13,8 @@ from games.models import Match, MatchStatus, Rematch, RematchStatus, Seat
 from games.play import clock, service as services
 from games.play.service import PlayError
 from games.room import socketcaps
+
+from ..conftest import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -250,28 +250,6 @@ def test_the_table_of_an_offer_is_no_request_to_join(make_user):
 
 
 # -- races -----------------------------------------------------------------------------
-
-def at_once(*calls):
-    """Run the calls on threads of their own, released together; what each returned
-    (or the code of its refusal)."""
-    results, start = [None] * len(calls), threading.Barrier(len(calls))
-
-    def run(index, call):
-        start.wait()
-        try:
-            results[index] = call()
-        except PlayError as refusal:
-            results[index] = refusal.code
-        finally:
-            close_old_connections()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
-
 
 @pytest.mark.django_db(transaction=True)
 def test_two_last_accepts_at_once_start_exactly_one_game(make_user):
