@@ -187,7 +187,7 @@ def _withdraw(rematch: Rematch, reason: str, by_id: int | None,
     rematch.status, rematch.reason, rematch.withdrawn_by_id = (
         RematchStatus.WITHDRAWN, reason, by_id)
     rematch.table = None
-    rematch.save(update_fields=["status", "reason", "withdrawn_by", "table"])
+    rematch.save(update_fields=["status", "reason", "withdrawn_by", "table", "accepted"])
     Match.objects.filter(pk=table_id, status=MatchStatus.WAITING).delete()  # never dealt
     _told(rematch, _seats_of(rematch.game_id) if seats is None else seats)
 

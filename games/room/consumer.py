@@ -156,7 +156,7 @@ class GameConsumer(ClosingOnce):
         if seat is None:  # a spectator: counted until its room ends (leave_room)
             await watching.arrived(self.match_id)
             self.counted_watching = True
-        if match.is_over:  # read once in the hub, so that no later change goes unheard
+        if match.is_over:  # read after joining the hub, so that no later change goes unheard
             self.keep_rematch(await database_call(rematch.view_of)(self.match_id))
         # The chat and the count of watchers come in the same first frame as the room:
         # one frame per connection.
