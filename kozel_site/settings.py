@@ -261,6 +261,12 @@ KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
 # shown after one to two of these (games/room/hub.py).
 KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
 
+# One more game after a game (games/lobby/rematch.py): seconds its people have to accept
+# it, and seconds one of them may be away from the game's page (no socket open to its
+# room) before the offer is withdrawn.
+KOZEL_REMATCH_SECONDS = float(ENV.get("KOZEL_REMATCH_SECONDS", "60"))
+KOZEL_REMATCH_AWAY = float(ENV.get("KOZEL_REMATCH_AWAY", "30"))
+
 # -- WebSocket caps across sockets (games/room/socketcaps.py) ----------------------------
 # Counted in the cache (Redis, shared by every server process, when REDIS_URL is set).
 # Messages and new connections one account (an anonymous visitor: one address) may make

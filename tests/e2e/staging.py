@@ -31,9 +31,9 @@ def has_remembered_points(state) -> bool:
     return any(rules.spectator_view(state)["remembered"])
 
 
-def running_match(make_match, people: list, state, version: int = 5):
+def running_match(make_match, people: list, state, version: int = 5, **fields):
     """A playing match of ``people`` (None: a bot) at ``state``, its turn's deadline an
-    hour away so that nothing moves while the test looks."""
+    hour away so that nothing moves while the test looks; ``fields``, more of its own."""
     from django.utils import timezone
 
     from games.models import MatchStatus
@@ -41,7 +41,7 @@ def running_match(make_match, people: list, state, version: int = 5):
     now = timezone.now()
     return make_match(people, seats_count=len(people), status=MatchStatus.PLAYING,
                       state=state.to_json(), version=version, started_at=now,
-                      deadline=now + timedelta(hours=1))
+                      deadline=now + timedelta(hours=1), **fields)
 
 
 # -- a whole game from chosen deals ------------------------------------------------------
