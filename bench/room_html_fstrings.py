@@ -309,6 +309,7 @@ def _game_end(c: dict) -> str:
         for p in players)
     game_page = reverse("records:game", args=[match.pk])
     return (f'<section class="game-end">{head}<ul class="rating-list">{ratings}</ul>'
+            '<div id="rematch" class="rematch" aria-live="polite"></div>'
             f'<p>{lobby} <a class="button" href="{game_page}">{_("Game page: record and replay")}</a>'
             f'</p></section>')
 

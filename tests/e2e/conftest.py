@@ -120,6 +120,30 @@ class Person:
         self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                                    "url": server.url}])
 
+    # -- moving in a game room: the room's markup for a move is known here only --------
+
+    def offered_moves(self) -> list[str | None]:
+        """What the room offers this person to do now: the tiles they may play ("3-5"),
+        and None for drawing from the bazaar."""
+        page = self.page
+        tiles = page.locator("[data-hand] [data-tile][data-playable]")
+        offered = [tiles.nth(n).get_attribute("data-tile") for n in range(tiles.count())]
+        return offered + [None] * min(1, page.locator('[data-action="draw"]').count())
+
+    def move(self, tile: str | None = None, end: str | None = None, timeout: float = 15_000) -> None:
+        """One move, by clicking as a person does: play ``tile`` ("3-5") -- on ``end``
+        ("left" or "right") when the room asks which end, "left" if not told -- or, with no
+        tile, draw from the bazaar.  Every browser test moves through this method."""
+        page = self.page
+        if tile is None:
+            page.locator('[data-action="draw"]').click(timeout=timeout)
+            return
+        button = page.locator(f'[data-hand] [data-tile="{tile}"][data-playable]')
+        asks = button.get_attribute("data-choose-end", timeout=timeout) is not None
+        button.click(timeout=timeout)
+        if asks:
+            page.locator(f'[data-end="{end or "left"}"]:visible').click(timeout=timeout)
+
     def sign_up(self, username: str, password: str = "Kozel-e2e-pass-42") -> None:
         page = self.page
         page.goto("/accounts/signup/")

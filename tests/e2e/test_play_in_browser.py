@@ -3,8 +3,8 @@ one person plays a table of bots to the end.
 
 The server is a daphne subprocess with quick bots and short pauses between rounds
 (tests/daphne_server.py, FAST_PLAY). The pages act only through what a person can see
-and click: the room's hooks [data-game], [data-hand] [data-tile][data-playable],
-[data-end], [data-action="draw"].
+and click: the room's [data-game], and its moves through Person.offered_moves and
+Person.move (tests/e2e/conftest.py).
 """
 
 from __future__ import annotations
@@ -75,22 +75,14 @@ class Seat:
         else draw from the bazaar. Knocks are the server's. False if nothing was done."""
         from playwright.sync_api import Error
 
-        page = self.page
         try:
-            tile = page.locator("[data-hand] [data-tile][data-playable]").first
-            if tile.count():
-                tile.click(timeout=2_000)
-                left = page.locator('[data-end="left"]:visible')
-                if left.count():
-                    left.first.click(timeout=2_000)
-                return True
-            draw = page.locator('[data-action="draw"]')
-            if draw.count():
-                draw.first.click(timeout=2_000)
-                return True
+            offered = self.person.offered_moves()
+            if not offered:
+                return False
+            self.person.move(offered[0], "left", timeout=2_000)
+            return True
         except Error:  # the view was replaced under the click: look again
             return False
-        return False
 
 
 def wait_for_script(page, expression: str, seconds: float = 30.0) -> None:
@@ -121,7 +113,7 @@ def assert_game_over_shown(seat: Seat) -> None:
     game = page.locator("[data-game]")
     assert game.get_attribute("data-status") == "finished"
     assert game.get_attribute("data-turn-mine") == "false"
-    assert page.locator('[data-hand] [data-playable], [data-action="draw"]').count() == 0
+    assert seat.person.offered_moves() == []
     assert page.locator(".game-end").is_visible()
 
 
