@@ -87,6 +87,7 @@ def offer_pages(game: Match, table: Match, clients) -> list[tuple[str, str]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 async def test_the_new_games_seed_is_in_no_frame_or_page_until_it_is_over():
     people, staff = await _people("fa", "fb")
@@ -127,7 +128,7 @@ async def test_the_new_games_seed_is_in_no_frame_or_page_until_it_is_over():
     seats.append(Seat(table.pk, None))  # a visitor watching
     for seat in seats:
         await seat.connect()
-    ended, frames = await play_watching(seats, table.pk, watch, clients)
+    ended, frames, _moments = await play_watching(seats, table.pk, watch, clients)
     assert ended.status == MatchStatus.FINISHED and frames > 50
     page = await database_sync_to_async(clients["fa"].get)(reverse("records:game", args=[table.pk]))
     assert bytes(table.server_seed).hex() in page.content.decode()  # over: revealed
