@@ -20,7 +20,7 @@ from tests.faults.players import Player, session_cookie
 from tests.unanswering import Unanswering
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # a daphne each
 
 NESTED = "[" * 1000 + "]" * 1000  # 2,000 bytes, deeper than Python's json can recurse
 
