@@ -158,7 +158,7 @@ class Person:
 def people(daphne_server, browser):
     """people("masha", phone=True) -> a Person with a fresh context on the live server.
 
-    The server starts before the browser, so the browser closes first at the end."""
+    Their contexts close at the end of the test, before its server stops."""
     made: list[Person] = []
 
     def make(name: str, phone: bool = False) -> Person:

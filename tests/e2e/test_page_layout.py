@@ -43,7 +43,7 @@ def assert_fits(page, path: str, size: str) -> None:
 
 @pytest.fixture
 def finished_game(make_user):
-    """A game with fish rounds played to its end, before the browser starts."""
+    """A game with fish rounds played to its end."""
     from tests.ratings import played
 
     players = [make_user("Masha"), make_user("Alex"), make_user("Olya")]

@@ -29,7 +29,7 @@ def test_the_pages_anyone_sees(people):
 
 @pytest.fixture
 def finished_game(make_user):
-    """A game played to its end (before the browser starts: it needs no running loop)."""
+    """A game played to its end."""
     from tests.ratings import played
 
     players = [make_user("Masha"), make_user("Alex"), make_user("Olya")]
