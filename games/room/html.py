@@ -1,19 +1,24 @@
-"""The game room's frames: ``#room`` and ``#round-table``, out-of-band swaps sent over the
-WebSocket (games/room/consumer.py) and embedded in the room page (games/room/views.py).
+"""The game room's frames: out-of-band swaps sent over the WebSocket
+(games/room/consumer.py) and embedded in the room page (games/room/views.py).
+
+A frame is three fragments:
+
+- ``#table`` (``table``): the seats around the table, the chain, the bazaar, the bank, the
+  round's bar and clock, the round told in words, the summary between rounds and the
+  game's end.  The same markup for every viewer of a version in a language -- it holds
+  nothing of any seat's own -- so a process renders it once per version and language
+  and every socket of the match shares it (games/room/cache.py).  Where a viewer sees
+  the table differently (their seat at the bottom, their partner opposite, their clock),
+  the page does it from ``data-me`` on the element around the fragments (views.py,
+  static/css/room.css, static/js/kozel.js).
+- ``#room`` (``seat``): the viewer's own part -- their hand, which tiles they may play on
+  which ends, the draw button, the version their buttons send, and the hooks
+  ``data-game``, ``data-status``, ``data-turn-mine``, ``data-version``.  Small, and
+  first in a frame.
+- ``#round-table`` (``score_table``): the score table, sent only when it changed.
 
 The markup is in templates/games/room/, rendered by Jinja2 with autoescaping
-(games/jinja2_env.py says why not Django's template language).  It keeps the stable
-hooks the browser tests and the page's script (static/js/kozel.js) use: the hand
-``[data-hand]`` of buttons ``[data-tile="a-b"]`` with ``data-playable`` on the tiles the
-seat may play now, ``[data-end="left"|"right"]``, ``[data-action="draw"]``, the seats
-``[data-seat]`` and the room's ``data-status``, ``data-turn-mine`` and ``data-version``.
-
-A move makes every seat's and spectator's frame again, and most of each is what the
-frame before showed too: a player's line changes only when that player moves or the
-turn passes, the chain grows by a tile once for all seats, a hand of a seat not to move
-carries no version and changes only when that seat plays.  Those parts are rendered once
-(parts.html, hand.html) and kept, keyed by everything they show, in bounded caches of
-the process: a frame is the same markup whether a part was rendered now or kept.
+(games/jinja2_env.py says why not Django's template language).
 """
 
 from __future__ import annotations
@@ -25,13 +30,14 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from markupsafe import Markup
 
+from games.room import words
 from games.room.present import tile_halves
 
 ENGINE = "jinja2"  # kozel_site/settings.py TEMPLATES
 
-# Bounds of the kept parts: a server's running games need a few lines and hands each
-# (250 games: about 1,000 players' lines and hands in use); older ones fall out.
-PARTS_KEPT = 8192
+# Hands kept rendered: a hand that may not move now shows the same markup until its seat
+# plays or draws, whatever the version (250 games: about 1,000 hands in use).
+HANDS_KEPT = 4096
 
 
 def _template(name: str):
@@ -40,45 +46,48 @@ def _template(name: str):
     return engines[ENGINE].env.get_template(name)
 
 
-def room(context: dict, events=()) -> SafeString:
-    """The room frame of ``context``'s seat (games.room.present.room_context), in the active
-    language; ``events`` are the announcement lines of what just happened."""
-    language = translation.get_language()
-    parts = _template("games/room/parts.html")
-    status, phase = context["status"], context.get("phase")
-    players_html = Markup("".join(
-        _player(parts, language, status, phase, tuple(p.items())) for p in context["players"]))
-    chain = context["chain"]
-    chain_html = _chain(parts, tuple(t["halves"] for t in chain)) if chain else ""
-    hand_html = ""
-    if not context["spectator"]:
+def table(context: dict) -> SafeString:
+    """The ``#table`` fragment of ``context`` (games.room.present.table_context), in the
+    active language."""
+    view = context["view"]
+    extra = {}
+    if view is not None:
+        extra["log"] = words.round_log(context["moves"], context["names"])
+        if context["summary"] is not None:
+            extra["why"] = words.explanations(context["summary"], context["names"])
+    return mark_safe(_template("games/room/table.html").render(dict(context, **extra)))
+
+
+def seat(context: dict) -> SafeString:
+    """The ``#room`` fragment of one viewer (games.room.present.seat_context)."""
+    hand = ""
+    if context["hand"]:
+        template = _template("games/room/hand.html")
         if context["turn_mine"]:  # its buttons carry the version: made for this frame
-            hand_html = Markup(_template("games/room/hand.html").render(context))
+            hand = _hand(template, context["hand"], True, context["can_draw"],
+                         context["version"])
         else:
-            hand_html = _idle_hand(_template("games/room/hand.html"), language,
-                                   tuple(t["name"] for t in context["hand"]))
-    return mark_safe(_template("games/room/room.html").render(dict(
-        context, events=events, players_html=players_html, chain_html=chain_html,
-        hand_html=hand_html)))
+            hand = _idle_hand(template, translation.get_language(), context["hand"])
+    choosing = context["turn_mine"] and any(len(ends) == 2 for _name, ends in context["hand"])
+    return mark_safe(_template("games/room/seat.html").render(
+        dict(context, hand_html=hand, choosing=choosing)))
 
 
-@lru_cache(maxsize=PARTS_KEPT)
-def _player(parts, language: str, status: str, phase: str | None, items: tuple) -> Markup:
-    return parts.module.player(dict(items), status, phase)
+def _hand(template, hand: tuple, turn_mine: bool, can_draw: bool, version: int | None) -> Markup:
+    """A hand: ``hand`` is ((tile, the ends it may be played on), ...); an end is None for
+    the lead (the table is empty)."""
+    tiles = [{"name": name, "halves": tile_halves(name), "ends": ends,
+              "playable": turn_mine and bool(ends),
+              # Two ends to choose from: the tile is tapped, then a lit end on the table.
+              "choose": turn_mine and len(ends) == 2} for name, ends in hand]
+    return Markup(template.render(hand=tiles, turn_mine=turn_mine, can_draw=can_draw,
+                                  version=version))
 
 
-@lru_cache(maxsize=PARTS_KEPT)
-def _chain(parts, halves: tuple) -> Markup:
-    return parts.module.chain([{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"}
-                               for a, b in halves])
-
-
-@lru_cache(maxsize=PARTS_KEPT)
-def _idle_hand(template, language: str, names: tuple) -> Markup:
-    """The hand of a seat not to move: every tile disabled, nothing that changes with the
-    version."""
-    hand = [{"name": n, "halves": tile_halves(n), "playable": False} for n in names]
-    return Markup(template.render(hand=hand, turn_mine=False, can_draw=False, version=None))
+@lru_cache(maxsize=HANDS_KEPT)
+def _idle_hand(template, language: str, hand: tuple) -> Markup:
+    """The hand of a seat not to move: nothing in it changes with the version."""
+    return _hand(template, hand, False, False, None)
 
 
 def score_table(table_html: str, open_: bool) -> SafeString:

@@ -150,12 +150,11 @@ class RoomHub:
             for consumer in waiting:
                 await consumer.close(code=CLOSE_NOT_UPDATED)
             return
-        events = message.get("events", ())
         for consumer in waiting:
             # Asked again: a later notice's delivery may have overtaken this one during
             # the load, and the same frame must not be sent twice.
             if version > consumer.sent_version:
-                await self._send(consumer, consumer.send_snapshot(snapshot, events))
+                await self._send(consumer, consumer.send_snapshot(snapshot))
 
     async def _chat(self, message: dict) -> None:
         """A chat line said or deleted: every room of the match here decides whether its

@@ -22,7 +22,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1366, "height": 900}
 
 
 def pytest_collection_modifyitems(items):

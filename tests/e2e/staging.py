@@ -9,11 +9,12 @@ from datetime import timedelta
 from games import rules
 
 
-def a_moment(wanted, seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400):
+def a_moment(wanted, seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400,
+             pairs: bool = False):
     """The first state of random games (seeds 0, 1, ...) for which ``wanted(state)``."""
     for seed in range(tries):
         rng = random.Random(seed)
-        state = rules.new_game(seats, fish)
+        state = rules.new_game(seats, fish, pairs=pairs)
         while not state.over:
             state, _events = rules.start_round(state, rng=rng)
             while state.phase == rules.PLAYING:
@@ -41,4 +42,47 @@ def running_match(make_match, people: list, state, version: int = 5):
     now = timezone.now()
     return make_match(people, seats_count=len(people), status=MatchStatus.PLAYING,
                       state=state.to_json(), version=version, started_at=now,
-                      deadline=now + timedelta(hours=1))
+                      deadline=now + timedelta(hours=1), pairs=state.pairs)
+
+
+def a_round_end(seats: int = 2, fish: str = rules.FISH_ALL, pairs: bool = False,
+                wanted=lambda state: True, tries: int = 400):
+    """The first state between two rounds (its summary shown) of random games for which
+    ``wanted(state)``; a state whose game it ended is passed by."""
+    for seed in range(tries):
+        rng = random.Random(seed)
+        state = rules.new_game(seats, fish, pairs=pairs)
+        while not state.over:
+            state, _events = rules.start_round(state, rng=rng)
+            while state.phase == rules.PLAYING:
+                state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
+            if state.phase == rules.DEAL and wanted(state):
+                return state
+    raise AssertionError("no game of the tried seeds came to the wanted round's end")
+
+
+def a_game_end(seats: int = 2, fish: str = rules.FISH_ALL, pairs: bool = False, seed: int = 0):
+    """The last state of a random game played to its end."""
+    rng = random.Random(seed)
+    state = rules.new_game(seats, fish, pairs=pairs)
+    while not state.over:
+        state, _events = rules.start_round(state, rng=rng)
+        while state.phase == rules.PLAYING:
+            state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
+    return state
+
+
+def staged_match(make_match, people: list, state, version: int = 5, **fields):
+    """A match of ``people`` (None: a bot) at ``state``, as the services leave it: still
+    playing (its deadline an hour away, so that nothing moves while the test looks), or,
+    for a state whose game is over, finished with its result and rating points."""
+    from django.utils import timezone
+
+    from games.play.finish import ending_of
+
+    if not state.over:
+        return running_match(make_match, people, state, version)
+    ended, _ending = ending_of(state)
+    return make_match(people, seats_count=len(people), state=state.to_json(), version=version,
+                      started_at=timezone.now(), pairs=state.pairs, rated=True,
+                      **dict(ended, **fields))
