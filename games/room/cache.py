@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
@@ -44,7 +45,8 @@ class Snapshot:
     # (snapshots of one match share it while its rows stay the same).
     round_tables: dict = field(default_factory=dict)
     # The table every viewer of this version sees alike: what it shows (worked out once,
-    # games.room.present.table_context) and its markup per language.
+    # games.room.present.table_context) and its markup per language; and a spectator's
+    # own part, the same for every spectator, per (language, None).
     shared: dict | None = None
     tables: dict = field(default_factory=dict)
 
@@ -92,15 +94,28 @@ def table(snapshot: Snapshot, language: str) -> str:
     """The ``#table`` fragment of this version, rendered once per language."""
     rendered = snapshot.tables.get(language)
     if rendered is None:
-        with translation.override(language):
+        with _language(language):
             rendered = snapshot.tables[language] = html.table(_shared(snapshot))
     return rendered
 
 
 def seat_part(snapshot: Snapshot, seat: int | None, language: str) -> str:
-    """The ``#room`` fragment of one viewer: their hand and what they may do."""
-    with translation.override(language):
-        return html.seat(seat_context(_shared(snapshot), seat))
+    """The ``#room`` fragment of one viewer: their hand and what they may do (a
+    spectator's, the same for them all, is rendered once)."""
+    if seat is None and (language, None) in snapshot.tables:
+        return snapshot.tables[language, None]
+    with _language(language):
+        rendered = html.seat(seat_context(_shared(snapshot), seat))
+    if seat is None:
+        snapshot.tables[language, None] = rendered
+    return rendered
+
+
+def _language(language: str):
+    """The language to render in (the frames of the site's own language need no switch)."""
+    if translation.get_language() == language:
+        return nullcontext()
+    return translation.override(language)
 
 
 def _shared(snapshot: Snapshot) -> dict:

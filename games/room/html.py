@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from django.template import engines
 from django.utils import translation
+from django.utils.translation import trans_real
 from django.utils.safestring import SafeString, mark_safe
 from markupsafe import Markup
 
@@ -35,9 +36,11 @@ from games.room.present import tile_halves
 
 ENGINE = "jinja2"  # kozel_site/settings.py TEMPLATES
 
-# Hands kept rendered: a hand that may not move now shows the same markup until its seat
-# plays or draws, whatever the version (250 games: about 1,000 hands in use).
+# Parts kept rendered, in bounded caches of the process: a hand that may not move now
+# shows the same markup until its seat plays or draws, whatever the version (250 games:
+# about 1,000 hands in use), and so do the table's parts below.
 HANDS_KEPT = 4096
+PARTS_KEPT = 8192
 
 
 def _template(name: str):
@@ -49,45 +52,77 @@ def _template(name: str):
 def table(context: dict) -> SafeString:
     """The ``#table`` fragment of ``context`` (games.room.present.table_context), in the
     active language."""
-    view = context["view"]
     extra = {}
-    if view is not None:
-        extra["log"] = words.round_log(context["moves"], context["names"])
+    if context["view"] is not None:
+        language = translation.get_language()
+        parts = _template("games/room/parts.html")
+        extra["seats_html"] = Markup("".join(
+            _seat_box(parts, language, tuple(p.items())) for p in context["players"]))
+        extra["chain_html"] = Markup("".join(
+            _chain_tile(parts, t["a"], t["b"], "last" in t) for t in context["chain"]))
+        extra["log_html"] = Markup("".join(
+            _log_line(parts, language, line["kind"], line["seat"], line["text"])
+            for line in words.round_log(context["moves"], context["names"])))
         if context["summary"] is not None:
             extra["why"] = words.explanations(context["summary"], context["names"])
+    extra["_"] = _gettext(translation.get_language())
     return mark_safe(_template("games/room/table.html").render(dict(context, **extra)))
+
+
+# A move changes one or two players' boxes, adds one tile to the chain and one line to
+# the log: the rest is what the version before showed, kept rendered (250 games: about
+# 1,000 boxes in use; 28 tiles, each plain or just played; a few thousand lines).
+@lru_cache(maxsize=PARTS_KEPT)
+def _seat_box(parts, language: str, items: tuple) -> Markup:
+    return parts.module.seat_box(dict(items))
+
+
+@lru_cache(maxsize=PARTS_KEPT)
+def _chain_tile(parts, a: int, b: int, last: bool) -> Markup:
+    return parts.module.chain_tile(a, b, last)
+
+
+@lru_cache(maxsize=PARTS_KEPT)
+def _log_line(parts, language: str, kind: str, seat: int, text: str) -> Markup:
+    return parts.module.log_line(kind, seat, text)
 
 
 def seat(context: dict) -> SafeString:
     """The ``#room`` fragment of one viewer (games.room.present.seat_context)."""
     hand = ""
-    if context["hand"]:
-        template = _template("games/room/hand.html")
+    if not context["spectator"]:
+        template, language = _template("games/room/hand.html"), translation.get_language()
         if context["turn_mine"]:  # its buttons carry the version: made for this frame
-            hand = _hand(template, context["hand"], True, context["can_draw"],
+            hand = _hand(template, language, context["hand"], True, context["can_draw"],
                          context["version"])
         else:
-            hand = _idle_hand(template, translation.get_language(), context["hand"])
-    choosing = context["turn_mine"] and any(len(ends) == 2 for _name, ends in context["hand"])
-    return mark_safe(_template("games/room/seat.html").render(
-        dict(context, hand_html=hand, choosing=choosing)))
+            hand = _idle_hand(template, language, context["hand"])
+    return mark_safe(_template("games/room/parts.html").module.seat_part(
+        context["status"], context["turn_mine"], context["version"], hand))
 
 
-def _hand(template, hand: tuple, turn_mine: bool, can_draw: bool, version: int | None) -> Markup:
+def _hand(template, language: str, hand: tuple, turn_mine: bool, can_draw: bool,
+          version: int | None) -> Markup:
     """A hand: ``hand`` is ((tile, the ends it may be played on), ...); an end is None for
     the lead (the table is empty)."""
     tiles = [{"name": name, "halves": tile_halves(name), "ends": ends,
               "playable": turn_mine and bool(ends),
-              # Two ends to choose from: the tile is tapped, then a lit end on the table.
+              # Two ends to choose from: the tile is chosen, then a lit end on the table.
               "choose": turn_mine and len(ends) == 2} for name, ends in hand]
     return Markup(template.render(hand=tiles, turn_mine=turn_mine, can_draw=can_draw,
-                                  version=version))
+                                  version=version, _=_gettext(language)))
 
 
 @lru_cache(maxsize=HANDS_KEPT)
 def _idle_hand(template, language: str, hand: tuple) -> Markup:
     """The hand of a seat not to move: nothing in it changes with the version."""
-    return _hand(template, hand, False, False, None)
+    return _hand(template, language, hand, False, False, None)
+
+
+def _gettext(language: str):
+    """The words of ``language``, looked up without Django's per-call search for the
+    active language (a frame has a score of them)."""
+    return trans_real.translation(language).gettext
 
 
 def score_table(table_html: str, open_: bool) -> SafeString:

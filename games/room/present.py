@@ -38,7 +38,7 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
     names = seat_names(seats)
     context = {
         "match": match, "version": match.version, "status": match.status, "names": names,
-        "seats_count": match.seats_count,
+        "seats_count": match.seats_count, "now_ms": int(time.time() * 1000),
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "result": match.result, "state": state, "view": None, "players": [],
     }
@@ -90,8 +90,7 @@ def seat_context(table: dict, seat: int | None) -> dict:
     out), whether it may draw, and the version its buttons send.  None: a spectator."""
     match = table["match"]
     context = {"version": table["version"], "status": table["status"], "seat": seat,
-               "spectator": seat is None, "now_ms": int(time.time() * 1000),
-               "hand": [], "turn_mine": False, "can_draw": False}
+               "spectator": seat is None, "hand": (), "turn_mine": False, "can_draw": False}
     state = table["state"]
     if seat is None or state is None:
         return context

@@ -8,6 +8,9 @@ gender: a name stands before a colon, or after one as in a heading.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 LOG_SHOWN = 8  # the round's latest moves the table tells (a seat's draws in a row: one)
@@ -28,21 +31,25 @@ def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN) -> list[di
         lines.append({"kind": kind, "seat": seat, "tile": move.get("play"),
                       "end": move.get("end"), "count": 1})
     lines = lines[-shown:]
+    language = get_language()
     for line in lines:
-        line["text"] = _log_text(line, names.get(line["seat"], "?"))
+        line["text"] = _log_text(language, line["kind"], names.get(line["seat"], "?"),
+                                 line["tile"], line["end"], line["count"])
     return lines
 
 
-def _log_text(line: dict, name: str) -> str:
-    if line["kind"] == "play":
+# A line is told again with every move that follows it: worded once, and kept.
+@lru_cache(maxsize=8192)
+def _log_text(language: str, kind: str, name: str, tile: str | None, end: str | None,
+              count: int) -> str:
+    if kind == "play":
         words = {"left": _("%(name)s: %(tile)s on the left"),
                  "right": _("%(name)s: %(tile)s on the right")}.get(
-            line["end"], _("%(name)s: leads with %(tile)s"))
-        return words % {"name": name, "tile": line["tile"]}
-    if line["kind"] == "draw":
-        if line["count"] > 1:
-            return _("%(name)s: draws from the bazaar ×%(count)s") % {
-                "name": name, "count": line["count"]}
+            end, _("%(name)s: leads with %(tile)s"))
+        return words % {"name": name, "tile": tile}
+    if kind == "draw":
+        if count > 1:
+            return _("%(name)s: draws from the bazaar ×%(count)s") % {"name": name, "count": count}
         return _("%(name)s: draws from the bazaar") % {"name": name}
     return _("%(name)s: knocks") % {"name": name}
 
@@ -82,6 +89,9 @@ def _unit_text(w: dict, fish: bool, total: int, taker: str, pair_out: str | None
     if rule == "out":
         head = (_("0: %(name)s has no tiles left — nothing credited") % {"name": pair_out}
                 if pair_out else _("0: no tiles left — nothing credited"))
+    elif rule == "own" and pair_out is not None:  # a pair: its two hands
+        head = (_("+%(points)s: fish for all — the points left in the pair's hands") if fish
+                else _("+%(points)s: the points left in the pair's hands")) % {"points": own}
     elif rule == "own":
         head = (_("+%(points)s: fish for all — the points left in hand") if fish
                 else _("+%(points)s: the points left in hand")) % {"points": own}

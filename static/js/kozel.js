@@ -12,8 +12,8 @@
   var serverNow = null;   // the last data-now read, and how far the server's clock is ahead
   var offset = 0;
   function readServerClock() {
-    var room = document.getElementById("room");
-    var now = room && room.dataset.now;
+    var table = document.getElementById("table");
+    var now = table && table.dataset.now;
     if (now && now !== serverNow) {
       serverNow = now;
       offset = Number(now) - Date.now();
@@ -60,9 +60,17 @@
     if (form) form.reset();
   });
 
+  // data-live: the room has its view from the socket (its first frame came), until the
+  // socket closes.
   document.addEventListener("htmx:wsAfterMessage", function () {
     var room = document.querySelector("[data-room]");
-    if (room) room.classList.remove("sent");
+    if (!room) return;
+    room.classList.remove("sent");
+    room.dataset.live = "true";
+  });
+  document.addEventListener("htmx:wsClose", function () {
+    var room = document.querySelector("[data-room]");
+    if (room) delete room.dataset.live;
   });
 
   // -- the invitation link is selected whole, ready to copy ---------------------------

@@ -183,13 +183,14 @@
             started: false, ghost: null};
   });
 
-  function dropTarget(event) {
+  // The end under the pointer that the dragged tile ``name`` may go to ("" for the lead:
+  // the table is empty, and the tile goes anywhere on it), or null.
+  function dropTarget(event, name) {
     var under = document.elementFromPoint(event.clientX, event.clientY);
     if (!under) return null;
     var marker = under.closest("#table .open-end.lit");
     if (marker) return marker.dataset.end;
-    // The lead: the table is empty, and the tile goes anywhere on it.
-    if (!endsOf(drag.name).length && under.closest("#table .felt")) return "";
+    if (!endsOf(name).length && under.closest("#table .felt")) return "";
     return null;
   }
 
@@ -208,7 +209,7 @@
     }
     drag.ghost.style.left = (event.clientX - drag.ghost.offsetWidth / 2) + "px";
     drag.ghost.style.top = (event.clientY - drag.ghost.offsetHeight / 2) + "px";
-    var over = dropTarget(event);
+    var over = dropTarget(event, drag.name);
     document.querySelectorAll("#table .open-end").forEach(function (marker) {
       marker.classList.toggle("over", marker.dataset.end === over);
     });
@@ -221,7 +222,7 @@
     if (!was.started) return;  // a click: handled as a tap
     was.ghost.remove();
     was.tile.classList.remove("dragging");
-    var end = dropTarget(event);
+    var end = dropTarget(event, was.name);
     // The browser's own click, if it follows this pointerup, comes before the timeout.
     dragged = true;
     setTimeout(function () {

@@ -81,10 +81,11 @@ class Person:
     Content-Security-Policy refused (Chromium says so on the console) fails the test
     anyway, when the people fixture ends."""
 
-    def __init__(self, browser, server, name: str, viewport: dict):
+    def __init__(self, browser, server, name: str, viewport: dict, touch: bool = False):
         self.name = name
+        self.touch = touch  # a phone: taps (has_touch), not a mouse
         self.context = browser.new_context(base_url=server.url, viewport=viewport,
-                                           locale="ru-RU")
+                                           locale="ru-RU", has_touch=touch)
         self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -106,6 +107,49 @@ class Person:
         self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                                    "url": server.url}])
 
+    # -- playing in the game room: the one place the tests make the gestures of play ----
+    def play(self, tile: str | None = None, end: str | None = None, how: str | None = None) -> bool:
+        """Play ``tile`` (else the hand's first playable tile) on ``end`` (else the first end
+        it fits), as a person does: ``how`` is "tap" (a phone: the tile, then a lit end of
+        the chain if it fits both), "click" (the same with a mouse) or "drag" (the tile
+        dragged onto its end of the chain with a mouse; the lead onto the table).  The
+        default is a tap on a phone and a click elsewhere.  False if there is no such tile
+        to play now."""
+        how = how or ("tap" if self.touch else "click")
+        page = self.page
+        page.locator("[data-room][data-live]").wait_for()  # the room's view is the socket's
+        playable = "[data-tile][data-playable]" if tile is None \
+            else f'[data-tile="{tile}"][data-playable]'
+        button = page.locator(f"#room [data-hand] {playable}").first
+        if not button.count():
+            return False
+        ends = (button.get_attribute("data-ends") or "").split()
+        end = end or (ends[0] if ends else None)
+        if how == "drag":
+            target = page.locator(f'#table .open-end[data-end="{end}"]') if end \
+                else page.locator("#table .felt")
+            button.drag_to(target, timeout=2_000)
+            return True
+        self._press(button, how)
+        if len(ends) == 2:  # it fits both ends: the end is chosen on the table
+            self._press(page.locator(f'#table .open-end.lit[data-end="{end}"]'), how)
+        return True
+
+    def draw(self, how: str | None = None) -> bool:
+        """Draw from the bazaar, if the room offers it now."""
+        button = self.page.locator('#room [data-action="draw"]')
+        if not button.count():
+            return False
+        self._press(button.first, how or ("tap" if self.touch else "click"))
+        return True
+
+    @staticmethod
+    def _press(locator, how: str) -> None:
+        if how == "tap":
+            locator.tap(timeout=2_000)
+        else:
+            locator.click(timeout=2_000)
+
     def sign_up(self, username: str, password: str = "Kozel-e2e-pass-42") -> None:
         page = self.page
         page.goto("/accounts/signup/")
@@ -118,13 +162,14 @@ class Person:
 
 @pytest.fixture
 def people(daphne_server, browser):
-    """people("masha", phone=True) -> a Person with a fresh context on the live server.
+    """people("masha", phone=True) -> a Person with a fresh context on the live server
+    (a phone: 390x844, touch; else a desktop: 1366x900, a mouse).
 
     The server starts before the browser, so the browser closes first at the end."""
     made: list[Person] = []
 
     def make(name: str, phone: bool = False) -> Person:
-        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP)
+        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP, touch=phone)
         made.append(person)
         return person
 
