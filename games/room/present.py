@@ -211,9 +211,9 @@ def round_row(score: RoundScore) -> RoundRow:
 
 
 def announce(events, names) -> list[str]:
-    """What the room (and the replay viewer) says about what just happened: knocks, the
-end of a round, an interrupt, the end of the game, a moderator's abort.  The one place
-these words live."""
+    """What the replay viewer says about what just happened: knocks, the end of a round,
+an interrupt, the end of the game, a moderator's abort.  (The room tells the round in its
+log instead: games/room/words.py.)"""
     said = []
     for event in events:
         kind = event["type"]
