@@ -9,19 +9,33 @@ from datetime import timedelta
 from games import rules
 
 
-def a_moment(wanted, seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400,
-             pairs: bool = False):
+def random_game(seats: int, fish: str, pairs: bool, seed: int):
+    """Every state of a random game played from ``seed`` to its end: after each deal and
+    each action (so between rounds too, and last the game's end)."""
+    rng = random.Random(seed)
+    state = rules.new_game(seats, fish, pairs=pairs)
+    while not state.over:
+        state, _events = rules.start_round(state, rng=rng)
+        yield state
+        while state.phase == rules.PLAYING:
+            state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
+            yield state
+
+
+def first_state(wanted, seats: int, fish: str, pairs: bool, tries: int, what: str):
     """The first state of random games (seeds 0, 1, ...) for which ``wanted(state)``."""
     for seed in range(tries):
-        rng = random.Random(seed)
-        state = rules.new_game(seats, fish, pairs=pairs)
-        while not state.over:
-            state, _events = rules.start_round(state, rng=rng)
-            while state.phase == rules.PLAYING:
-                if wanted(state):
-                    return state
-                state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
-    raise AssertionError("no game of the tried seeds came to the wanted moment")
+        for state in random_game(seats, fish, pairs, seed):
+            if wanted(state):
+                return state
+    raise AssertionError(f"no game of the tried seeds came to {what}")
+
+
+def a_moment(wanted, seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400,
+             pairs: bool = False):
+    """The first state of a round being played, of random games, for which ``wanted(state)``."""
+    return first_state(lambda state: state.phase == rules.PLAYING and wanted(state),
+                       seats, fish, pairs, tries, "the wanted moment")
 
 
 def can_draw(state) -> bool:
@@ -48,28 +62,15 @@ def running_match(make_match, people: list, state, version: int = 5):
 def a_round_end(seats: int = 2, fish: str = rules.FISH_ALL, pairs: bool = False,
                 wanted=lambda state: True, tries: int = 400):
     """The first state between two rounds (its summary shown) of random games for which
-    ``wanted(state)``; a state whose game it ended is passed by."""
-    for seed in range(tries):
-        rng = random.Random(seed)
-        state = rules.new_game(seats, fish, pairs=pairs)
-        while not state.over:
-            state, _events = rules.start_round(state, rng=rng)
-            while state.phase == rules.PLAYING:
-                state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
-            if state.phase == rules.DEAL and wanted(state):
-                return state
-    raise AssertionError("no game of the tried seeds came to the wanted round's end")
+    ``wanted(state)``; a round's end that ends the game is passed by."""
+    return first_state(lambda state: state.phase == rules.DEAL and wanted(state),
+                       seats, fish, pairs, tries, "the wanted round's end")
 
 
 def a_game_end(seats: int = 2, fish: str = rules.FISH_ALL, pairs: bool = False, seed: int = 0):
     """The last state of a random game played to its end."""
-    rng = random.Random(seed)
-    state = rules.new_game(seats, fish, pairs=pairs)
-    while not state.over:
-        state, _events = rules.start_round(state, rng=rng)
-        while state.phase == rules.PLAYING:
-            state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
-    return state
+    *_played, last = random_game(seats, fish, pairs, seed)
+    return last
 
 
 def staged_match(make_match, people: list, state, version: int = 5, **fields):
