@@ -173,6 +173,27 @@ def test_my_turn_says_so_in_the_title_with_a_chime_and_sounds_can_be_switched_of
     assert masha.errors + alex.errors == []
 
 
+def test_five_seconds_before_my_time_runs_out_the_room_warns(people, daphne_server,
+                                                            make_user, make_match):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Match
+
+    state = a_moment(lambda s: s.turn == 0)
+    match = running_match(make_match, [make_user("masha"), make_user("alex")], state)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=8))
+    person = people("masha", phone=True)
+    person.log_in_as(match.seats.get(number=0).user, daphne_server)
+    person.page.goto(f"/games/{match.pk}/")
+    person.page.locator("[data-room][data-live]").wait_for()
+    assert person.page.evaluate(LAST_SOUND) == ""
+    wait_for(person.page, f"{LAST_SOUND} === 'hurry'", seconds=10)
+    expect(person.page.locator("#table .clock.hurry")).to_have_count(1)
+    assert person.errors == []
+
+
 def test_a_spectators_sound_is_off_at_first(people, daphne_server, make_user, make_match):
     state = a_moment(lambda s: s.turn == 0)
     match = running_match(make_match, [make_user("masha"), make_user("alex")], state)

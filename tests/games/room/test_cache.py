@@ -111,3 +111,20 @@ def test_a_load_after_another_process_changed_the_match_reads_only_what_can_have
         assert snapshots.score_table(following, "ru") == snapshots.score_table(loaded, "ru")
         previous, compared = following, compared + 1
     assert match.status == MatchStatus.FINISHED and deals >= 2 and compared > 20
+
+
+def test_a_versions_table_is_rendered_once_and_kept_for_all_its_viewers(make_user):
+    people = [make_user(f"однажды{n}") for n in range(3)]
+    match = requests.create_request(people[0], players=3)
+    for person in people[1:]:
+        requests.join_request(person, match.pk)
+    snapshot = snapshots.load(match.pk)
+    frames = [snapshots.render(snapshot, seat, "ru") for seat in (0, 1, 2, None, None)]
+    tables = {frame[frame.index('<div id="table"'):] for frame in frames}
+    assert len(tables) == 1
+    # Kept on the snapshot: the table once per language, a spectator's part once.
+    assert snapshots.table(snapshot, "ru") is snapshots.table(snapshot, "ru")
+    assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "ru"]
+    assert frames[3] == frames[4]
+    snapshots.render(snapshot, 0, "en")
+    assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "en", "ru"]
