@@ -98,7 +98,7 @@ def seat(context: dict) -> SafeString:
         else:
             hand = _idle_hand(template, language, context["hand"])
     return mark_safe(_template("games/room/parts.html").module.seat_part(
-        context["status"], context["turn_mine"], context["version"], hand))
+        context["status"], context["turn_mine"], context["version"], hand, context["spectator"]))
 
 
 def _hand(template, language: str, hand: tuple, turn_mine: bool, can_draw: bool,
