@@ -61,9 +61,8 @@ def last_line(page) -> str:
     return page.locator("#table .round-log li").last.inner_text()
 
 
-@pytest.mark.parametrize("end", ["left", "right"])
 def test_on_a_phone_a_tile_that_fits_both_ends_goes_to_the_lit_end_tapped(
-        people, daphne_server, make_user, make_match, end):
+        people, daphne_server, make_user, make_match, tmp_path, end="left"):
     person, state, _match, _users = table_of(people, daphne_server, make_user, make_match,
                                              fits_both_ends, phone=True)
     page = person.page
@@ -72,6 +71,7 @@ def test_on_a_phone_a_tile_that_fits_both_ends_goes_to_the_lit_end_tapped(
     # Chosen: both ends lit, nothing sent yet.
     expect(page.locator("#table .open-end.lit")).to_have_count(2)
     expect(page.locator(f'#room [data-tile="{tile}"]')).to_have_attribute("aria-pressed", "true")
+    page.screenshot(path=str(tmp_path / "chosen.png"), full_page=True)
     version = page.locator("#room").get_attribute("data-version")
     page.locator(f'#table .open-end.lit[data-end="{end}"]').tap()
     expect(page.locator("#room")).not_to_have_attribute("data-version", version)
@@ -97,9 +97,8 @@ def test_on_a_phone_a_tile_that_fits_one_end_goes_there_on_a_tap(
     assert person.errors == []
 
 
-@pytest.mark.parametrize("end", ["left", "right"])
 def test_with_a_mouse_a_tile_is_dragged_onto_an_end(people, daphne_server, make_user,
-                                                     make_match, end):
+                                                     make_match, end="right"):
     person, state, _match, _users = table_of(people, daphne_server, make_user, make_match,
                                              fits_both_ends, phone=False)
     page = person.page
