@@ -72,6 +72,8 @@ class Player(models.Model):
     rating = models.PositiveIntegerField(_("rating"), default=0)
     games_played = models.PositiveIntegerField(_("games played"), default=0)
     times_goat = models.PositiveIntegerField(_("times goat"), default=0)
+    # Of the rated games, those played in pairs (RULES.md 11): the ladder shows them apart.
+    pair_games = models.PositiveIntegerField(_("rated games in pairs"), default=0)
     last_game_at = models.DateTimeField(_("last game"), null=True, blank=True)
     # A copy of user.is_active, kept by games.moderation: the ladder leaves closed accounts
     # out through its own index, without a join to the users on every row it skips.
@@ -88,6 +90,10 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=models.Q(times_goat__lte=models.F("games_played")),
                 name="player_goat_at_most_games",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(pair_games__lte=models.F("games_played")),
+                name="player_pair_games_at_most_games",
             ),
         ]
         indexes = [

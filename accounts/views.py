@@ -64,12 +64,16 @@ def refused(view, form, message):
 def profile(request, login):
     """A player's page at /players/<login>/ (any case of the login name finds it): their
     numbers, their rating history as a chart, and their games, a page at a time (a
-    private game only for its players and moderators)."""
-    from ratings.history import chart_for, games_page
+    private game only for its players and moderators); ``?games=alone`` or ``pairs``
+    lists only the games played alone or in pairs."""
+    from ratings.history import KINDS, chart_for, game_counts, games_page
 
     person = get_object_or_404(User.objects.by_login(login).select_related("player"))
+    kind = request.GET.get("games")
+    kind = kind if kind in KINDS else None
     return render(request, "accounts/profile.html", {
         "person": person, "player": person.player,
         "chart": chart_for(person.player, joined=person.date_joined, viewer=request.user),
-        "games": games_page(person, request.GET.get("page"), viewer=request.user),
+        "counts": game_counts(person, viewer=request.user), "kind": kind,
+        "games": games_page(person, request.GET.get("page"), viewer=request.user, kind=kind),
     })

@@ -18,7 +18,10 @@ routing by game would).  Each game then acts at ``--pace`` seconds per
 action: the player whose turn it is picks one of the moves its own last frame offers
 (exactly the buttons' ``hx-vals``, what htmx would send) and the round trip is the time
 from sending it to receiving that player's updated view.  A finished game is replaced by
-a new table for the same four players.
+a new table for the same four players.  One table in every ``--pairs-every`` (4) plays
+pairs (RULES.md 11); every table also writes a chat line every ``--chat-every`` seconds
+(10) over the game socket, ``{"chat": "..."}``, from each of its players in turn, timed
+apart from the moves: from sending the line until it comes back to its writer.
 
 The baseline runs on the same servers: the same number of connections to the bare echo
 consumer (``/ws/echo/``, served by bench/echo.py), at the same pace, timed
@@ -35,7 +38,8 @@ flush), then, per phase: actions, actions per second, round trip p50/p95/p99/max
 kind, each server process's resident memory (start, end, peak) and CPU use; for the
 games, also the round trips of plain actions apart from those whose answer announced what
 the server did after them (knocks made for the next players, a round's end), and the
-time from sending an action until every seat at its table has its view of it.  An action
+time from sending an action until every seat at its table has its view of it, and the
+chat's lines, round trips and errors (counted apart from the actions').  An action
 unanswered within --ack-timeout is an error ("timeout"); its table then waits, without
 acting, up to --late-wait for the answer: one that comes is listed among the late
 answers (seconds after sending); one that never does, or whose game was interrupted
@@ -80,6 +84,8 @@ ROOM = re.compile(r'<div id="room"[^>]*data-status="(\w+)"[^>]*data-turn-mine="(
 BUTTON = re.compile(r"<button[^>]*?(data-playable|data-end=\"\w+\"|data-action=\"draw\")"
                     r"[^>]*?hx-vals='([^']*)'")
 NOTICE_ERROR = re.compile(r'<div id="room-notice" class="room-notice error"[^>]*>([^<]*)<')
+# A chat line coming into a room (games/room/chat.py, templates/games/chat/new_line.html).
+CHAT_LINE = re.compile(r'beforeend:#chat-lines.*?<span class="chat-text">([^<]*)<', re.S)
 # The table of the frame that answers an action (games/room/html.py): a round no longer
 # played, or the round's last move a knock (the server's: a player never sends one).
 TABLE = re.compile(r'<div id="table"[^>]*>')
@@ -256,10 +262,10 @@ def make_players(count: int) -> list[tuple[object, str]]:
     return players
 
 
-def open_table(users, turn_seconds: int) -> int:
+def open_table(users, turn_seconds: int, pairs: bool = False) -> int:
     from games.lobby import service as requests
     match = requests.create_request(users[0], players=len(users), turn_seconds=turn_seconds,
-                                    rated=False)
+                                    rated=False, pairs=pairs)
     for user in users[1:]:
         requests.join_request(user, match.pk)
     return match.pk
@@ -281,6 +287,9 @@ class Stats:
         self.started = self.ended = 0.0
         self.finished_games = 0
         self.late: list[float] = []  # seconds until a timed-out action's answer came after all
+        # The chat, apart: from sending a line until it comes back to its writer.
+        self.chat_rtts: list[float] = []
+        self.chat_errors: Counter = Counter()
 
     def summary(self) -> dict:
         rtts = sorted(self.rtts)
@@ -292,6 +301,7 @@ class Stats:
         followed = sorted(self.followed)
         seen = sorted(self.seen_by_all)
         plain = sorted(Counter(self.rtts) - Counter(self.followed))
+        chat = sorted(self.chat_rtts)
 
         return {"phase": self.name, "seconds": round(seconds, 1), "actions": len(rtts),
                 "actions_per_s": round(len(rtts) / seconds, 1),
@@ -306,7 +316,11 @@ class Stats:
                                 "p95_ms": pct(0.95, seen)},
                 "errors": sum(self.errors.values()), "error_kinds": dict(self.errors),
                 "late_answers_s": [round(x, 1) for x in sorted(self.late)],
-                "games_finished": self.finished_games}
+                "games_finished": self.finished_games,
+                "chat": {"lines": len(chat), "p50_ms": pct(0.50, chat), "p95_ms": pct(0.95, chat),
+                         "max_ms": round(chat[-1] * 1000, 2) if chat else None,
+                         "errors": sum(self.chat_errors.values()),
+                         "error_kinds": dict(self.chat_errors)}}
 
 
 class Connection:
@@ -321,6 +335,7 @@ class Connection:
         self.waiting: asyncio.Future | None = None
         self.wait_version = -1
         self.answer_followed = False  # the last answer announced what followed the action
+        self.chat_waiting: dict[str, asyncio.Future] = {}  # a chat line's text -> its return
 
     async def open(self):
         from websockets.asyncio.client import connect
@@ -341,8 +356,9 @@ class Connection:
                 self.on_frame(frame)
         except Exception:
             pass
-        if self.waiting is not None and not self.waiting.done():
-            self.waiting.set_result("closed")
+        for waiting in [self.waiting, *self.chat_waiting.values()]:
+            if waiting is not None and not waiting.done():
+                waiting.set_result("closed")
 
     def on_frame(self, frame: str) -> None:
         now = time.perf_counter()
@@ -364,9 +380,22 @@ class Connection:
                 self.waiting.set_result(now)
             self.game.changed.set()
             return
+        line = CHAT_LINE.search(frame, 0, 2000)
+        if line:
+            waiting = self.chat_waiting.get(html.unescape(line.group(1)))
+            if waiting is not None and not waiting.done():
+                waiting.set_result(now)
+            return
         refused = NOTICE_ERROR.search(frame)
-        if refused and self.waiting is not None and not self.waiting.done():
-            self.waiting.set_result("refused: " + html.unescape(refused.group(1))[:60])
+        if not refused:
+            return
+        reason = "refused: " + html.unescape(refused.group(1))[:60]
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result(reason)
+        else:  # no move waits on this socket: the refusal is of its chat line
+            for waiting in self.chat_waiting.values():
+                if not waiting.done():
+                    waiting.set_result(reason)
 
     def choices(self) -> list[dict]:
         """What the clickable buttons of the last room frame would send (tests/games/wsclient.py)."""
@@ -396,8 +425,26 @@ class Connection:
         return outcome - sent if isinstance(outcome, float) else outcome
 
 
+    async def chat_round_trip(self, text: str, timeout: float):
+        """Send ``text`` as a chat line; the seconds until it comes back to this socket
+        (or why not)."""
+        waiting = self.chat_waiting[text] = asyncio.get_running_loop().create_future()
+        sent = time.perf_counter()
+        try:
+            await self.ws.send(json.dumps({"chat": text}))
+            outcome = await asyncio.wait_for(waiting, timeout)
+        except asyncio.TimeoutError:
+            return "timeout"
+        except Exception:
+            return "closed"
+        finally:
+            self.chat_waiting.pop(text, None)
+        return outcome - sent if isinstance(outcome, float) else outcome
+
+
 class Table:
-    """Four players at one game, acting at a pace; a finished game is followed by a new one."""
+    """Four players at one game, acting at a pace; a finished game is followed by a new one.
+    Every ``--pairs-every``-th table plays pairs; every table chats (``chat``)."""
 
     def __init__(self, bench: "Bench", players: list[tuple[object, str]], index: int):
         self.bench, self.players, self.index = bench, players, index
@@ -406,12 +453,15 @@ class Table:
         self.match_id = None
         self.rng = random.Random(index)
         self.spreading = None  # (version acted on, time sent, seats yet to see it, stats)
+        every = bench.args.pairs_every
+        self.pairs = bool(every) and (index // 4) % every == 0
+        self.lines = 0  # chat lines written
 
     async def sit_down(self, match_id: int | None = None):
         from asgiref.sync import sync_to_async
         if match_id is None:
             match_id = await sync_to_async(open_table)([u for u, _c in self.players],
-                                                       self.bench.args.turn_seconds)
+                                                       self.bench.args.turn_seconds, self.pairs)
         self.match_id = match_id
         self.seats = [Connection(self.bench.url(n + self.index, f"/ws/games/{match_id}/"), cookie,
                                  self.bench.origin(n + self.index), self)
@@ -490,6 +540,31 @@ class Table:
                     for seat in self.seats:
                         await seat.close()
                     await self.sit_down(self.match_id)
+
+    async def chat(self, stats_of, stop_at: float, every: float):
+        """A chat line every ``every`` seconds, from each player in turn (one with no move
+        in flight, so that a refusal on its socket is the line's): its round trip, or
+        its error, counted apart from the moves'."""
+        loop = asyncio.get_running_loop()
+        next_at = loop.time() + self.rng.uniform(0, every)
+        while True:
+            await asyncio.sleep(max(0.0, min(next_at, stop_at) - loop.time()))
+            if loop.time() >= stop_at:
+                return
+            next_at += every
+            idle = [seat for seat in self.seats if seat.waiting is None and seat.ws is not None]
+            if not idle:
+                continue
+            writer = idle[self.lines % len(idle)]
+            self.lines += 1
+            text = f"bench {self.index // 4}.{self.lines} хорошая игра"
+            outcome = await writer.chat_round_trip(text, self.bench.args.ack_timeout)
+            stats = stats_of()
+            if isinstance(outcome, float):
+                if stats.started <= loop.time():
+                    stats.chat_rtts.append(outcome)
+            else:
+                stats.chat_errors[outcome] += 1
 
     async def lost_or_late(self, mover: Connection, stats: Stats) -> None:
         """After an action went unanswered for --ack-timeout: wait (up to --late-wait) for
@@ -593,6 +668,9 @@ class Bench:
         stats.started = start_at
         stop_at = start_at + seconds
         jobs = [asyncio.ensure_future(a.play(lambda: stats, stop_at, pace)) for a in actors]
+        if self.args.chat_every:  # the tables' chat, beside their moves
+            jobs += [asyncio.ensure_future(a.chat(lambda: stats, stop_at, self.args.chat_every))
+                     for a in actors if isinstance(a, Table)]
         if warmup:
             await asyncio.sleep(warmup)
         stats.rtts.clear()
@@ -600,6 +678,8 @@ class Bench:
         stats.seen_by_all.clear()
         stats.errors.clear()
         stats.late.clear()
+        stats.chat_rtts.clear()
+        stats.chat_errors.clear()
         stats.finished_games = 0
         rss_start = {p.name: p.rss_mb() for p in processes}
         cpu_start = {p.name: p.cpu_seconds() for p in processes}
@@ -621,6 +701,7 @@ class Bench:
             await job
         after = stats.summary()  # answers waited for after the end are known only now
         summary.update({k: after[k] for k in ("errors", "error_kinds", "late_answers_s")})
+        summary["chat"].update({k: after["chat"][k] for k in ("errors", "error_kinds")})
         summary["rss_mb"] = {p.name: {"start": round(rss_start[p.name], 1),
                                       "end": round(p.rss_mb(), 1),
                                       "peak": round(rss_peak[p.name], 1)} for p in processes}
@@ -651,8 +732,9 @@ class Bench:
         tables = [Table(self, group, i * 4) for i, group in enumerate(self.groups())]
         began = time.perf_counter()
         await asyncio.gather(*(t.sit_down() for t in tables))
-        print(f"{len(tables)} tables, {len(tables) * 4} players connected in "
-              f"{time.perf_counter() - began:.1f} s", flush=True)
+        print(f"{len(tables)} tables ({sum(t.pairs for t in tables)} playing pairs), "
+              f"{len(tables) * 4} players connected in {time.perf_counter() - began:.1f} s",
+              flush=True)
         if args.seconds:
             await self.phase("games", tables, args.seconds, args.pace, warmup=args.warmup)
         if args.peak_seconds:
@@ -686,11 +768,14 @@ def goal_lines(phases: list[dict], games_at_once: int, pace: float) -> list[str]
 
     full_load = games_at_once >= GOAL_GAMES and pace <= 2.0
     for phase in (p for p in (games, soak) if p and p["p95_ms"] is not None):
-        ok = phase["p95_ms"] < GOAL_P95_MS and not phase["errors"]
+        # The chat's errors are errors too; its round trips are told apart, not judged.
+        chat = phase["chat"]
+        ok = phase["p95_ms"] < GOAL_P95_MS and not phase["errors"] and not chat["errors"]
         lines.append(f"{phase['phase']} ({games_at_once} games, one action per {pace:g} s "
-                     f"each): p95 {phase['p95_ms']} ms (goal < {GOAL_P95_MS:g}), errors "
-                     f"{phase['errors']}: " + (verdict(ok) if full_load else
-                                               f"not judged (the goal is {GOAL_GAMES} games)"))
+                     f"each, and the chat): p95 {phase['p95_ms']} ms (goal < {GOAL_P95_MS:g}), "
+                     f"errors {phase['errors']}, chat errors {chat['errors']} of {chat['lines']} "
+                     f"lines: " + (verdict(ok) if full_load else
+                                   f"not judged (the goal is {GOAL_GAMES} games)"))
     if peak:
         lines.append(f"peak: {peak['actions_per_s']} actions/s (goal >= {GOAL_PEAK_PER_S:g}): "
                      f"{verdict(peak['actions_per_s'] >= GOAL_PEAK_PER_S)}")
@@ -727,14 +812,17 @@ def _split(s: dict) -> str:
     for the next players, a round's end: a few in a hundred), and how long the whole
     table took to see them."""
     followed, plain = s.get("followed") or {}, s.get("plain") or {}
-    seen = s.get("seen_by_all") or {}
+    seen, chat = s.get("seen_by_all") or {}, s.get("chat") or {}
     if not seen.get("actions"):  # an echo phase: no tables
         return ""
     return (f"\n    plain {plain['actions']}: p50 {plain['p50_ms']} ms, p95 {plain['p95_ms']} ms; "
             f"followed by knocks made or a round's end {followed['actions']}: "
             f"p50 {followed['p50_ms']} ms, p95 {followed['p95_ms']} ms"
             f"\n    seen by every seat at the table: p50 {seen['p50_ms']} ms, "
-            f"p95 {seen['p95_ms']} ms")
+            f"p95 {seen['p95_ms']} ms"
+            f"\n    chat: {chat['lines']} lines back to their writers, p50 {chat['p50_ms']} ms, "
+            f"p95 {chat['p95_ms']} ms, max {chat['max_ms']} ms; errors {chat['errors']} "
+            f"{chat['error_kinds'] or ''}")
 
 
 def main() -> None:
@@ -757,6 +845,10 @@ def main() -> None:
     parser.add_argument("--round-pause", type=float, default=1.0,
                         help="KOZEL_ROUND_PAUSE of the servers (seconds)")
     parser.add_argument("--turn-seconds", type=int, default=60)
+    parser.add_argument("--pairs-every", type=int, default=4,
+                        help="one table in this many plays pairs (0: none)")
+    parser.add_argument("--chat-every", type=float, default=10.0,
+                        help="seconds between a table's chat lines (0: no chat)")
     parser.add_argument("--ack-timeout", type=float, default=10.0)
     parser.add_argument("--late-wait", type=float, default=60.0,
                         help="after a timeout, how long to wait for a late answer before "

@@ -115,9 +115,12 @@ class Match(models.Model):
         return _("Match #%(id)s") % {"id": self.pk}
 
     def hidden_from(self, user, seat: int | None) -> bool:
-        """A private table shows itself (its room, its page) to its players and to staff
-        only; ``seat`` is the user's seat here, if any."""
-        return self.private and seat is None and not getattr(user, "is_staff", False)
+        """A private table shows itself (its room, its page) to its players and to
+        moderators only; ``seat`` is the user's seat here, if any.  (It may read the
+        user's permissions from the database.)"""
+        from accounts.moderators import is_moderator
+
+        return self.private and seat is None and not is_moderator(user)
 
     @property
     def is_over(self) -> bool:
@@ -204,6 +207,64 @@ class SeatAddress(models.Model):
 
     def __str__(self):
         return f"seat {self.seat_id} address"
+
+
+class RematchStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    STARTED = "started", _("started")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
+class RematchWithdrawal(models.TextChoices):
+    """Why an offer of one more game was withdrawn."""
+
+    DECLINED = "declined", _("declined")
+    AWAY = "away", _("away from the game's page")
+    ELSEWHERE = "elsewhere", _("sat down at another table")
+    EXPIRED = "expired", _("not answered in time")
+
+
+class Rematch(models.Model):
+    """One more game ("Ещё партию"), offered to the people of a game that ended: a new
+    table with the same settings, everyone one seat on, which starts once all of them
+    accept (games/lobby/rematch.py)."""
+
+    game = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True,
+                                related_name="rematch", verbose_name=_("ended game"))
+    # The new game: a waiting table without seats while the offer is open (its server
+    # seed drawn with the offer, so that its commitment is public before anyone gives a
+    # client seed); playing once everyone accepted; deleted, never dealt, if withdrawn.
+    table = models.OneToOneField(Match, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="rematch_of", verbose_name=_("new game"))
+    status = models.CharField(_("status"), max_length=9, choices=RematchStatus.choices,
+                              default=RematchStatus.OPEN)
+    # Who has accepted: a person's user id (as text) -> {"client_seed", "address"}, the
+    # seed they gave and the address they gave it from (for their seat at the start).
+    # Bots accept by themselves.  Never shown: the room shows who, not what.
+    accepted = models.JSONField(_("accepted"), default=dict, blank=True, editable=False)
+    reason = models.CharField(_("why withdrawn"), max_length=9, blank=True, default="",
+                              choices=RematchWithdrawal.choices)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                     null=True, blank=True, related_name="+",
+                                     verbose_name=_("withdrawn by"))
+    expires_at = models.DateTimeField(_("answer by"))
+    created_at = models.DateTimeField(_("offered"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("offer of one more game")
+        verbose_name_plural = _("offers of one more game")
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=RematchStatus.values),
+                                   name="rematch_status_valid"),
+        ]
+        indexes = [
+            # The clock's sweep: the open offers (the status a column, as for the due
+            # matches above: SQLite plans before it sees the status's value).
+            models.Index(fields=["status", "expires_at"], name="rematch_open_idx"),
+        ]
+
+    def __str__(self):
+        return _("One more game after #%(match)s") % {"match": self.game_id}
 
 
 class MoveKind(models.TextChoices):

@@ -164,8 +164,9 @@ def channel_layers(env: Mapping[str, str]) -> dict:
                                        "prefix": _channel_prefix(url)}}}
     # One channel of each process hears every match's notices (games/room/hub.py), and a
     # message to a full channel is dropped without an error: room for a busy minute.
-    # (For every channel: this layer takes no "channel_capacity" patterns.)
-    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
+    # (For every channel: this layer takes no "channel_capacity" patterns.)  It sweeps
+    # for expired messages once a second (kozel_site/runtime/memory_layer.py).
+    return {"default": {"BACKEND": "kozel_site.runtime.memory_layer.SweepingInMemoryChannelLayer",
                         "CONFIG": {"capacity": 100_000}}}
 
 

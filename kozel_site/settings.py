@@ -20,10 +20,11 @@ SECRET_KEY, DEBUG = config.secret_and_debug(ENV)
 ALLOWED_HOSTS = config.env_list(ENV, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = config.env_list(ENV, "CSRF_TRUSTED_ORIGINS", [])
 
-# Behind a proxy that terminates TLS: cookies only over HTTPS, and trust its scheme header.
-# Off for the embedded site on 127.0.0.1, which is plain HTTP.
+# Behind a proxy that terminates TLS: cookies only over HTTPS (the session's, the CSRF
+# token's, the RU/EN switch's; the messages' follow the session's), and trust its scheme
+# header.  Off for the embedded site on 127.0.0.1, which is plain HTTP.
 HTTPS = config.env_bool(ENV, "HTTPS", default=False)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = HTTPS
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
@@ -259,6 +260,12 @@ KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
 # for: a change whose notice never came (its process died between commit and notice) is
 # shown after one to two of these (games/room/hub.py).
 KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
+
+# One more game after a game (games/lobby/rematch.py): seconds its people have to accept
+# it, and seconds one of them may be away from the game's page (no socket open to its
+# room) before the offer is withdrawn.
+KOZEL_REMATCH_SECONDS = float(ENV.get("KOZEL_REMATCH_SECONDS", "60"))
+KOZEL_REMATCH_AWAY = float(ENV.get("KOZEL_REMATCH_AWAY", "30"))
 
 # -- WebSocket caps across sockets (games/room/socketcaps.py) ----------------------------
 # Counted in the cache (Redis, shared by every server process, when REDIS_URL is set).

@@ -27,6 +27,7 @@ class Chart:
     x_ticks: list[tuple[str, datetime]]
     last: tuple[str, str, int]      # where the current rating is drawn, and its value
     count: int                      # records drawn from
+    marks: list[tuple[str, str]]    # the steps of games played in pairs, one a pixel column
     plot_left: int = LEFT
     plot_right: int = WIDTH - RIGHT
     plot_bottom: int = HEIGHT - BOTTOM
@@ -81,12 +82,13 @@ def thin(points: list[tuple], columns: int) -> list[tuple]:
 
 
 def rating_chart(points: list[tuple], start: datetime | None = None,
-                 now: datetime | None = None) -> Chart | None:
+                 now: datetime | None = None, marked: list[tuple] = ()) -> Chart | None:
     """The chart of ``points`` (time, rating after), oldest first; None with no points.
     Times are datetimes or seconds since 1970.
 
     The line starts at 0 at ``start`` (the account's creation) and runs on, flat, to
-    ``now``.
+    ``now``.  ``marked`` (time, rating after) are steps to mark with a dot: the games
+    played in pairs, one dot a pixel column however many share it.
     """
     if not points:
         return None
@@ -115,5 +117,6 @@ def rating_chart(points: list[tuple], start: datetime | None = None,
     area = f"{path}V{y(0)}Z"
     y_ticks = [(y(value), value) for value in ticks]
     x_ticks = [(x(moment), datetime.fromtimestamp(moment, timezone.utc)) for moment in (begin, end)]
+    marks = list({round(float(x(when))): (x(when), y(rating)) for when, rating in marked}.values())
     return Chart(WIDTH, HEIGHT, path, area, y_ticks, x_ticks,
-                 (x(end), y(points[-1][1]), points[-1][1]), count)
+                 (x(end), y(points[-1][1]), points[-1][1]), count, marks)

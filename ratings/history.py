@@ -54,13 +54,20 @@ def private_games_hidden(person, viewer):
 
 
 def chart_for(player, joined=None, viewer=None):
+    """The rating chart, its steps from games in pairs marked."""
     records = RatingRecord.objects.filter(player=player)
     hidden = private_games_hidden(player.user, viewer)
     if hidden is not None:
         records = records.exclude(match_id__in=hidden)
     points = list(records.order_by("created_at", "id")
                   .values_list(Epoch("created_at"), "rating_after"))
-    return rating_chart(points, start=joined, now=timezone.now())
+    if not points:
+        return None
+    # Picked through the player's seats at pair games: the records alone do not say.
+    in_pairs = Seat.objects.filter(user_id=player.user_id, match__pairs=True).values("match_id")
+    marked = list(records.filter(annuls=None, match_id__in=in_pairs)
+                  .values_list(Epoch("created_at"), "rating_after"))
+    return rating_chart(points, start=joined, now=timezone.now(), marked=marked)
 
 
 @dataclass
@@ -88,9 +95,13 @@ def _outcome(match: Match, seat: int) -> str:
     return "goat" if seat in (result.get("goats") or []) else "safe"
 
 
-def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
-    """A page of the games ``person`` sat at that are over and ``viewer`` may see, newest
-    first, as GameRows.
+# The games list's filter: every game, games alone (each for themselves), games in pairs.
+ALONE, PAIRS = "alone", "pairs"
+KINDS = (ALONE, PAIRS)
+
+
+def _seats_over(person, viewer):
+    """The seats of the games ``person`` sat at that are over and ``viewer`` may see.
 
     A person sits at one table at a time, so their games follow one another: newest
     first is highest match id first, and "over" is every game but the one (at most)
@@ -103,6 +114,28 @@ def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
     hidden = private_games_hidden(person, viewer)
     if hidden is not None:
         seats = seats.exclude(match_id__in=hidden)
+    return seats
+
+
+def _of_kind(seats, kind):
+    # Only a filtered list joins the games (for their pairs flag).
+    if kind == PAIRS:
+        return seats.filter(match__pairs=True)
+    if kind == ALONE:
+        return seats.filter(match__pairs=False)
+    return seats
+
+
+def game_counts(person, viewer=None) -> dict:
+    """How many games over ``viewer`` may see ``person`` played: all, and in pairs."""
+    seats = _seats_over(person, viewer)
+    return {"all": seats.count(), PAIRS: _of_kind(seats, PAIRS).count()}
+
+
+def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE, kind=None):
+    """A page of the games ``person`` sat at that are over and ``viewer`` may see, newest
+    first, as GameRows; ``kind`` (ALONE, PAIRS) keeps those played alone or in pairs."""
+    seats = _of_kind(_seats_over(person, viewer), kind)
     page = Paginator(_SeatPages(seats), per_page).get_page(number)
     matches = {s.match_id: s.match for s in page.object_list}
     everyone: dict[int, list[Seat]] = {}
@@ -115,7 +148,7 @@ def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
             annulled.add(record.match_id)
         else:
             records[record.match_id] = record
-    staff = viewer is not None and viewer.is_authenticated and viewer.is_staff
+    moderator = is_moderator(viewer)
     rows = []
     for seat in page.object_list:
         match = seat.match
@@ -130,7 +163,7 @@ def games_page(person, number, viewer=None, per_page: int = GAMES_PER_PAGE):
             outcome=_outcome(match, seat.number),
             score=scores[seat.number] if scores else None,
             record=records.get(match.pk), annulled=match.pk in annulled,
-            visible=not match.private or seated or staff,
+            visible=not match.private or seated or moderator,
         ))
     page.object_list = rows
     return page

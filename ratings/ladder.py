@@ -35,6 +35,7 @@ class Row:
     points: int           # the rating (all time), or the points earned in the period
     games: int
     goats: int
+    pair_games: int       # of the games, those played in pairs (RULES.md 11)
 
     @property
     def login(self):
@@ -80,20 +81,20 @@ class Ladder:
         if self.period == ALL_TIME:
             found = list(Player.objects.filter(pk__in=ids).select_related("user")
                          .order_by("-rating", "id"))
-            rows = [(p, p.rating, p.games_played, p.times_goat) for p in found]
+            rows = [(p, p.rating, p.games_played, p.times_goat, p.pair_games) for p in found]
         else:
             found = list(RatingTotal.objects.filter(pk__in=ids).select_related("player__user")
                          .order_by("-points", "player_id"))
-            rows = [(t.player, t.points, t.games, t.goats) for t in found]
+            rows = [(t.player, t.points, t.games, t.goats, t.pair_games) for t in found]
         if not rows:
             return []
         # Competition ranks: the first row's from a count, the others from the rows before.
         result, rank = [], self.rank_of_points(rows[0][1])
         offset = window.start or 0
-        for index, (player, points, games, goats) in enumerate(rows):
+        for index, (player, points, *counts) in enumerate(rows):
             if index and points != result[-1].points:
                 rank = offset + index + 1
-            result.append(Row(rank, player, points, games, goats))
+            result.append(Row(rank, player, points, *counts))
         return result
 
 

@@ -99,6 +99,7 @@ class RatingTotal(models.Model):
     points = models.IntegerField(_("rating points"), default=0)
     games = models.PositiveIntegerField(_("games played"), default=0)
     goats = models.PositiveIntegerField(_("times goat"), default=0)
+    pair_games = models.PositiveIntegerField(_("rated games in pairs"), default=0)
     # A copy of the player's account state: a closed account leaves the ladders.
     active = models.BooleanField(_("active"), default=True)
 
@@ -109,6 +110,8 @@ class RatingTotal(models.Model):
             models.UniqueConstraint(fields=["player", "period", "start"], name="ratingtotal_one_per_period"),
             models.CheckConstraint(condition=Q(period__in=Period.values), name="ratingtotal_period_valid"),
             models.CheckConstraint(condition=Q(goats__lte=F("games")), name="ratingtotal_goats_at_most_games"),
+            models.CheckConstraint(condition=Q(pair_games__lte=F("games")),
+                                   name="ratingtotal_pair_games_at_most_games"),
         ]
         indexes = [
             # The period ladder: one period's listed players, most points first.

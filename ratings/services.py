@@ -35,14 +35,17 @@ def _lock_match(match) -> None:
     list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
 
 
-def _add_to_totals(player: Player, when, points: int, games: int, goats: int) -> None:
+def _add_to_totals(player: Player, when, points: int, games: int, goats: int,
+                   pair_games: int) -> None:
     """Add to (or, with negative numbers, take from) the player's week and month totals."""
     for period, start in period_starts(when):
         changed = RatingTotal.objects.filter(player=player, period=period, start=start).update(
-            points=F("points") + points, games=F("games") + games, goats=F("goats") + goats)
+            points=F("points") + points, games=F("games") + games, goats=F("goats") + goats,
+            pair_games=F("pair_games") + pair_games)
         if not changed:  # the player's row is held (updated or locked), so nobody creates this one meanwhile
             RatingTotal.objects.create(player=player, period=period, start=start, points=points,
-                                       games=games, goats=goats, active=player.active)
+                                       games=games, goats=goats, pair_games=pair_games,
+                                       active=player.active)
 
 
 def record_game(match, points: list[int], goats=(), ended_at: datetime | None = None) -> bool:
@@ -65,15 +68,17 @@ def record_game(match, points: list[int], goats=(), ended_at: datetime | None = 
         if len(points) != match.seats_count or len(seats) != match.seats_count:
             raise ValueError(f"match {match.pk}: {len(points)} points for {len(seats)} people")
         ended = ended_at or match.ended_at or timezone.now()
+        pairs = int(match.pairs)
         for seat in seats:
             gained, goat = points[seat.number], seat.number in goats
             Player.objects.filter(user_id=seat.user_id).update(
                 rating=F("rating") + gained, games_played=F("games_played") + 1,
-                times_goat=F("times_goat") + int(goat), last_game_at=ended)
+                times_goat=F("times_goat") + int(goat), pair_games=F("pair_games") + pairs,
+                last_game_at=ended)
             player = Player.objects.only("pk", "rating", "active").get(user_id=seat.user_id)
             RatingRecord.objects.create(match=match, player=player, points=gained, goat=goat,
                                         rating_after=player.rating, created_at=ended)
-            _add_to_totals(player, ended, gained, 1, int(goat))
+            _add_to_totals(player, ended, gained, 1, int(goat), pairs)
         return True
 
 
@@ -97,16 +102,19 @@ def annul_game(match, when: datetime | None = None) -> list[RatingRecord]:
         players = {p.pk: p for p in Player.objects.select_for_update()
                    .filter(pk__in=[r.player_id for r in originals]).order_by("user_id")}
         made = []
+        pairs = int(match.pairs)
         for original in originals:
             player = players[original.player_id]
             Player.objects.filter(pk=player.pk).update(
                 rating=F("rating") - original.points, games_played=F("games_played") - 1,
-                times_goat=F("times_goat") - int(original.goat))
+                times_goat=F("times_goat") - int(original.goat),
+                pair_games=F("pair_games") - pairs)
             player.refresh_from_db(fields=["rating", "active"])
             made.append(RatingRecord.objects.create(
                 match=match, player=player, points=-original.points, rating_after=player.rating,
                 annuls=original, created_at=when))
-            _add_to_totals(player, original.created_at, -original.points, -1, -int(original.goat))
+            _add_to_totals(player, original.created_at, -original.points, -1, -int(original.goat),
+                           -pairs)
         for player in players.values():
             # The last game is the last one that still counts.
             last = (RatingRecord.objects.filter(player=player, annuls=None, annulment__isnull=True)
@@ -126,19 +134,22 @@ def rebuild_totals() -> int:
     check the totals kept incrementally).  Returns how many totals there are."""
     sums: dict[tuple, list[int]] = {}
     active = dict(Player.objects.values_list("pk", "active"))
-    for record in RatingRecord.objects.select_related("annuls").order_by("pk").iterator():
+    records = (RatingRecord.objects.select_related("annuls").annotate(pairs=F("match__pairs"))
+               .order_by("pk"))
+    for record in records.iterator():
         # An annulment belongs to the period of the game it takes back.
         game = record.annuls or record
         sign = -1 if record.annuls_id else 1
         for period, start in period_starts(game.created_at):
-            total = sums.setdefault((record.player_id, period, start), [0, 0, 0])
+            total = sums.setdefault((record.player_id, period, start), [0, 0, 0, 0])
             total[0] += record.points
             total[1] += sign
             total[2] += sign * int(game.goat)
+            total[3] += sign * int(record.pairs)
     with transaction.atomic():
         RatingTotal.objects.all().delete()
         RatingTotal.objects.bulk_create(
             RatingTotal(player_id=player, period=period, start=start, points=points, games=games,
-                        goats=goats, active=active[player])
-            for (player, period, start), (points, games, goats) in sums.items())
+                        goats=goats, pair_games=pair_games, active=active[player])
+            for (player, period, start), (points, games, goats, pair_games) in sums.items())
     return len(sums)

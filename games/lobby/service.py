@@ -1,4 +1,5 @@
 """Game requests ("заявки"): opening one, taking a seat, getting up, a table of bots.
+(One more game with the same people after a game: games/lobby/rematch.py.)
 
 A request is a waiting match; when its last seat is taken the game starts
 (games.play.service.start deals the first round in the same transaction).  A person
@@ -60,17 +61,30 @@ def _seat_person(match: Match, number: int, user, address: str | None,
     return seat
 
 
+def _sitting_down(user) -> None:
+    """``user``, locked, takes a seat somewhere: first checked to be free, and their
+    offer of one more game after their last game (if still open) is withdrawn."""
+    from games.lobby import rematch  # it starts its tables with this module's help
+
+    _check_free(user)
+    rematch.withdraw_for(user)
+
+
+def _table(**fields) -> Match:
+    """A new table without seats; its server seed is drawn now, so that its commitment
+    is public from the first moment."""
+    return Match.objects.create(**seeds.seed_fields(), **fields)
+
+
 def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
                client_seed=None, **fields) -> Match:
-    """A new table with ``user`` in seat 0, once the options and the person are checked;
-    its server seed is drawn now, so its commitment is public from the first moment."""
+    """A new table with ``user`` in seat 0, once the options and the person are checked."""
     _check_options(players, fish, turn_seconds, pairs)
     client_seed = seeds.client_seed(client_seed)
     _lock_person(user)
-    _check_free(user)
-    match = Match.objects.create(seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                                 pairs=pairs, created_by=user, **seeds.seed_fields(),
-                                 **fields)
+    _sitting_down(user)
+    match = _table(created_by=user, seats_count=players, fish=fish, turn_seconds=turn_seconds,
+                   pairs=pairs, **fields)
     _seat_person(match, 0, user, address, client_seed)
     return match
 
@@ -98,15 +112,18 @@ def join_request(user, match_id: int, invite_token: str | None = None,
     (``address``: the client's)."""
     client_seed = seeds.client_seed(client_seed)
     # The match first, then the person: two joins of one request queue here, and a
-    # request is not yet a running game (its one path starts at the first deal).
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    # request is not yet a running game (its one path starts at the first deal).  The
+    # table of one more game is no request: its people sit down when they all accept
+    # (games/lobby/rematch.py), and it is never locked here before them.
+    match = (Match.objects.select_for_update(of=("self",))
+             .filter(pk=match_id, rematch_of__isnull=True).first())
     _lock_person(user)
     if match is None or match.status != MatchStatus.WAITING:
         raise PlayError(_("This request is no longer open."), "gone")
     if match.private and not (invite_token and secrets.compare_digest(invite_token,
                                                                        match.invite_token)):
         raise PlayError(_("This table is private: you need its invitation link."), "private")
-    _check_free(user)
+    _sitting_down(user)
     taken = set(match.seats.values_list("number", flat=True))
     number = min(set(range(match.seats_count)) - taken)
     _seat_person(match, number, user, address, client_seed)

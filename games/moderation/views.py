@@ -21,7 +21,7 @@ from games.moderation import service as moderation
 from games.moderation import suspicious as signs
 from games.play import service as services
 from games.lobby import service as requests
-from games.models import Match, Seat
+from games.models import Match, RematchStatus, Seat
 from ratings.ladder import find_login, logins_starting
 
 RUNNING_PER_PAGE = 50
@@ -52,8 +52,10 @@ def _seats():
 
 @moderator_required
 def index(request):
-    running = (Match.objects.filter(status__in=services.RUNNING).prefetch_related(_seats())
-               .defer("state").order_by("status", "-started_at", "-created_at"))  # playing, then waiting
+    # Playing, then waiting; not the seatless table of an open offer of one more game.
+    running = (Match.objects.filter(status__in=services.RUNNING)
+               .exclude(rematch_of__status=RematchStatus.OPEN).prefetch_related(_seats())
+               .defer("state").order_by("status", "-started_at", "-created_at"))
     page = Paginator(running, RUNNING_PER_PAGE).get_page(request.GET.get("page"))
     actions = ModeratorAction.objects.select_related("moderator", "person", "match")[:20]
     return render(request, "games/moderation/index.html", {

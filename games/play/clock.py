@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
+from games.lobby import rematch
 from games.models import ClockBeat
 from games.play import notify, service
 from games.play.dbcall import database_call
@@ -53,7 +54,8 @@ def beat(now=None) -> bool:
 
 
 def sweep_once(now=None) -> int:
-    """Beat, then handle every match due ``now``; returns how many were acted on."""
+    """Beat, then handle every match due ``now`` (returns how many were acted on), and the
+    offers of one more game whose time is up (games.lobby.rematch)."""
     now = now or timezone.now()
     beat(now)
     acted = 0
@@ -62,6 +64,10 @@ def sweep_once(now=None) -> int:
             acted += service.run_due(match_id, now)
         except Exception:  # one broken match must not stop the clock for all the others
             log.exception("clock: match %s failed", match_id)
+    try:
+        rematch.sweep(now)  # offers of one more game: unanswered in time, or left
+    except Exception:
+        log.exception("clock: the offers of one more game failed")
     return acted
 
 

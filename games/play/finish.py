@@ -1,5 +1,6 @@
-"""The end of a game: its status and result, and the rating points of a rated game
-(RULES.md 8 and 9), written with the change that ends it (games.play.store)."""
+"""The end of a game: its status and result, the rating points of a rated game (RULES.md
+8 and 9) and the offer of one more game (games.lobby.rematch), written with the change
+that ends it (games.play.store)."""
 
 from __future__ import annotations
 
@@ -45,9 +46,12 @@ def ending_of(state: rules.GameState) -> tuple[dict, Ending]:
 
 def record(match: Match, ending: Ending) -> None:
     """Inside the change's transaction: the rating records of a rated game (an unrated
-    or aborted one has none), and the lobby told after commit (the table is free again)."""
+    or aborted one has none), one more game offered to its people, and the lobby told
+    after commit (the table is free again)."""
+    from games.lobby import rematch
     from ratings.services import record_game
 
     if not ending.aborted:
         record_game(match, ending.points, ending.goats, ended_at=ending.at)
+    rematch.offer(match)
     notify.lobby_changed()

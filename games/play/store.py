@@ -10,6 +10,11 @@ commit (games.play.notify).
 
 ``Match.version`` is the number of moves in the log, so the state on the match row is
 always the log replayed up to that version (DESIGN.md, a change end to end).
+
+A move is written with two plain SQL statements (the update and the moves' insert),
+built once per set of columns from the models' own fields, which also convert each value
+for the database in use: the ORM's query building took most of a move's CPU time
+(docs/performance.md, "What is kept").
 """
 
 from __future__ import annotations
@@ -18,7 +23,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.db import transaction
+from functools import lru_cache
+
+from django.db import connection, transaction
+from django.utils import timezone
 
 from games import rules
 from games.models import Match, Move, RoundScore
@@ -62,13 +70,18 @@ def commit(change: Change) -> int:
     if change.state is not None:
         columns["state"] = change.state.to_json()
     scores = round_scores(match, change.events)
-    with transaction.atomic():
-        if Match.objects.filter(pk=match.pk, version=match.version).update(**columns) != 1:
+    now = timezone.now()
+    with transaction.atomic(), connection.cursor() as cursor:
+        names = tuple(sorted(columns))
+        cursor.execute(_update_sql(names),
+                       [_prepared(Match, name, columns[name]) for name in names]
+                       + [match.pk, match.version])
+        if cursor.rowcount != 1:
             raise Stale(f"match {match.pk} is no longer at version {match.version}")
-        Move.objects.bulk_create(
-            Move(match_id=match.pk, number=match.version + n, seat=seat, kind=kind,
-                 payload=payload)
-            for n, (kind, seat, payload) in enumerate(change.moves, 1))
+        cursor.execute(_insert_moves_sql(len(change.moves)), [
+            value for n, (kind, seat, payload) in enumerate(change.moves, 1)
+            for value in (match.pk, match.version + n, seat, kind,
+                          _prepared(Move, "payload", payload), _prepared(Move, "created_at", now))])
         RoundScore.objects.bulk_create(scores)
         if change.ending is not None:
             finish.record(match, change.ending)
@@ -77,6 +90,33 @@ def commit(change: Change) -> int:
         notify.match_changed(match.pk, change.version, change.events,
                              Committed(written, change.state, scores))
     return change.version
+
+
+@lru_cache(maxsize=64)
+def _update_sql(names: tuple[str, ...]) -> str:
+    """UPDATE of these Match fields on the match at a version (the compare-and-swap)."""
+    quote = connection.ops.quote_name
+    fields = [Match._meta.get_field(name) for name in names]
+    return (f"UPDATE {quote(Match._meta.db_table)} SET "
+            + ", ".join(f"{quote(f.column)} = %s" for f in fields)
+            + f" WHERE {quote('id')} = %s AND {quote('version')} = %s")
+
+
+MOVE_COLUMNS = ("match", "number", "seat", "kind", "payload", "created_at")
+
+
+@lru_cache(maxsize=16)
+def _insert_moves_sql(count: int) -> str:
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(Move._meta.get_field(name).column) for name in MOVE_COLUMNS)
+    row = "(" + ", ".join(["%s"] * len(MOVE_COLUMNS)) + ")"
+    return (f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES "
+            + ", ".join([row] * count))
+
+
+def _prepared(model, name: str, value):
+    """``value`` of the field ``name`` as the database in use takes it (JSON, times)."""
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
 
 
 def move_deadline(match: Match, deadline) -> bool:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.models import Match, MoveKind
-from games.room.present import announce, tile_halves
+from games.room.present import announce, pair_names, tile_halves
 from games.records.log import replay_log
 
 
@@ -75,7 +75,10 @@ def step(match: Match, number: int, names: dict) -> Step:
 
 
 def table_of(step: Step, names: dict, bots: set) -> dict:
-    """Template context for one step: every hand, the chain, the bazaar, the scores."""
+    """Template context for one step: every hand, the chain, the bazaar, the scores.
+
+    A pair game, as the room shows it, marks each player's pair and gives each pair's
+    one score once, in ``pairs``, rather than on both partners' lines (RULES.md 11)."""
     state = step.state
     players = [{
         "number": n, "name": _name(names, n), "bot": n in bots,
@@ -85,8 +88,12 @@ def table_of(step: Step, names: dict, bots: set) -> dict:
         "goat": n in state.goats,
         "pair": n % 2 + 1 if state.pairs else None,  # partners: seats 0&2, 1&3 (RULES.md 11)
     } for n in range(state.seats)]
+    pairs = [{"number": p + 1, "names": pair_names(names, p), "score": state.scores[p],
+              "remembered": state.remembered[p], "opened": state.opened[p],
+              "goat": p in state.goats} for p in (0, 1)] if state.pairs else None
     return {
-        "players": players, "phase": state.phase, "round": state.round, "bank": state.bank,
+        "players": players, "pairs": pairs,
+        "phase": state.phase, "round": state.round, "bank": state.bank,
         "chain": [{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in state.chain],
         "bazaar": [tile_halves(rules.TILES[i].name) + (rules.TILES[i].name,) for i in state.bazaar],
         "summary": _summary(state, names),
@@ -98,6 +105,11 @@ def _summary(state: rules.GameState, names: dict) -> dict | None:
     last = state.last_round
     if state.phase == rules.PLAYING or not last:
         return None
+    pairs = [{"number": p + 1, "names": pair_names(names, p), "points": last["pair_points"][p],
+              "credited": last["pair_credited"][p]} for p in (0, 1)] if state.pairs else None
     return {"result": last["result"], "name": _name(names, last["seat"]), "bank": last["bank"],
+            # A pair game credits pairs, not players: a player's line gives their points only.
             "rows": [{"name": _name(names, n), "points": last["points"][n],
-                      "credited": last["credited"][n]} for n in range(state.seats)]}
+                      "credited": None if pairs else last["credited"][n]}
+                     for n in range(state.seats)],
+            "pairs": pairs}

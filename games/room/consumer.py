@@ -22,10 +22,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
+from games.lobby import rematch
 from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call
-from games.room import cache, chat, hub as hubs, socketcaps, watching
+from games.room import cache, chat, hub as hubs, rematch as rematch_html, socketcaps, watching
+from kozel_site.clientaddress import scope_address
 
 log = logging.getLogger(__name__)
 
@@ -121,17 +123,21 @@ class GameConsumer(ClosingOnce):
         self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
         self.sent_version = -1
         self.sent_table = None
+        # The offer of one more game once the game is over (its public view), and whether
+        # this room shows the game's end, which has the offer's slot.
+        self.rematch = None
+        self.shows_end = False
         self.owner = socketcaps.owner(self.scope)
         # Before the database: a reconnecting loop costs a full view each time.
         if await socketcaps.over_account_rate(self.owner):
             await refuse(self, CLOSE_FLOOD, "account-rate", self.owner,
                          f"connections to game {self.match_id}")
             return
-        match, seat = await database_call(self._who_am_i)()
+        match, seat, hidden = await database_call(self._who_am_i)()
         if match is None:
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
-        if match.hidden_from(self.user, seat):
+        if hidden:
             await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
             return
         self.slot = socketcaps.game_slot(self.owner, self.match_id)
@@ -149,16 +155,20 @@ class GameConsumer(ClosingOnce):
         if seat is None:  # a spectator: counted until its room ends (leave_room)
             await watching.arrived(self.match_id)
             self.counted_watching = True
+        if match.is_over:  # read after joining the hub, so that no later change goes unheard
+            self.keep_rematch(await database_call(rematch.view_of)(self.match_id))
         # The chat and the count of watchers come in the same first frame as the room:
         # one frame per connection.
         await self.send_room(extra=await self.chat_frame()
                              + watching.html(await watching.count(self.match_id)))
 
     def _who_am_i(self):
-        match = Match.objects.filter(pk=self.match_id).only("pk", "private").first()
+        """The match, this socket's seat at it, and whether it is hidden from this user."""
+        match = Match.objects.filter(pk=self.match_id).only("pk", "private", "status").first()
         if match is None:
-            return None, None
-        return match, service.seat_of(match, self.user)
+            return None, None, True
+        seat = service.seat_of(match, self.user)
+        return match, seat, match.hidden_from(self.user, seat)
 
     async def disconnect(self, code):
         await self.leave_room()
@@ -206,6 +216,9 @@ class GameConsumer(ClosingOnce):
         if data.keys() & CHAT_KEYS:  # never a move: handled apart, the match untouched
             await self.handle_chat(data)
             return
+        if "rematch" in data:  # an answer to the offer of one more game: no move either
+            await self.handle_rematch(data)
+            return
         if self.seat is None:
             await self.send_notice(_("You are watching this game: spectators cannot play."),
                                    error=True)
@@ -248,6 +261,44 @@ class GameConsumer(ClosingOnce):
             log.warning("match %s: database unavailable for the chat: %s", self.match_id, error)
             await self.send_notice(_("The game cannot reach its database just now: "
                                      "try again in a moment."), error=True)
+
+    async def handle_rematch(self, data):
+        try:
+            notices = await database_call(self._answer_rematch)(data)
+        except service.PlayError as refusal:
+            await self.send_notice(refusal.message, error=True)
+            return
+        except DatabaseError as error:
+            log.warning("match %s: database unavailable for one more game: %s",
+                        self.match_id, error)
+            await self.send_notice(_("The game cannot reach its database just now: "
+                                     "try again in a moment."), error=True)
+            return
+        await notify.send_collected(notices)  # every room of the game shows the answer
+
+    def _answer_rematch(self, data):
+        with notify.collected() as notices:
+            rematch.answer(self.match_id, self.user, data, scope_address(self.scope))
+        return notices
+
+    def keep_rematch(self, offer: dict | None) -> bool:
+        """Keep ``offer`` unless this room knows a later state of it already (notices
+        from several processes, and a load, may come in any order)."""
+        if offer is None or (self.rematch is not None
+                             and offer["step"] < self.rematch["step"]):
+            return False
+        self.rematch = offer
+        return True
+
+    async def show_rematch(self, offer: dict):
+        """The offer of one more game changed (from the hub): shown once this room shows
+        the game's end, which has its slot (until then it only waits for that frame)."""
+        if self.keep_rematch(offer) and self.shows_end:
+            await self.send(text_data=self._rematch_html())
+
+    def _rematch_html(self) -> str:
+        with translation.override(self.language):
+            return rematch_html.html(self.rematch, self._reader_id())
 
     def _post(self, text):
         with notify.collected() as notices:
@@ -311,6 +362,9 @@ class GameConsumer(ClosingOnce):
             if table_key != self.sent_table:  # it changes once a round: sent only then
                 self.sent_table = table_key
                 frame += table
+            self.shows_end = snapshot.match.is_over
+            if self.shows_end and self.rematch is not None:  # into the slot just sent
+                frame += self._rematch_html()
             await self.send(text_data=frame + extra)
 
     async def send_notice(self, text: str, error: bool = False):

@@ -129,6 +129,8 @@ class RoomHub:
                 asyncio.ensure_future(self._chat(message))
             elif kind == "room.watching":
                 asyncio.ensure_future(self._watching(message))
+            elif kind == "rematch.changed":
+                asyncio.ensure_future(self._rematch(message))
 
     def _behind(self, message: dict) -> bool:
         """Whether a room here has yet to show this change (most notices of a change made
@@ -173,6 +175,12 @@ class RoomHub:
         """How many watch the match now (games/room/watching.py), for its rooms here."""
         for consumer in list(self.rooms.get(message.get("match"), ())):
             await self._send(consumer, consumer.show_watching(message["count"]))
+
+    async def _rematch(self, message: dict) -> None:
+        """The offer of one more game after the match changed (games/lobby/rematch.py):
+        every room of it here shows the offer as it is now."""
+        for consumer in list(self.rooms.get(message.get("match"), ())):
+            await self._send(consumer, consumer.show_rematch(message["offer"]))
 
     async def _retime(self, message: dict) -> None:
         """The match's turn has a new deadline at the same version (games.play.store's

@@ -24,7 +24,8 @@ import secrets
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django_ratelimit.core import is_ratelimited
 
 from kozel_site.clientaddress import scope_address
@@ -34,18 +35,30 @@ log = logging.getLogger(__name__)
 REFUSAL_LOG_SECONDS = 60  # one log line per owner and kind of refusal in this long
 
 
+def _account(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
 def owner(scope) -> str:
     """Whom a socket counts against: its account, or an anonymous visitor's address."""
     user = scope.get("user")
     if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
+        return _account(user.pk)
     return f"address:{scope_address(scope)}"
 
 
 def _off_the_loop(function):
-    # The cache's calls block (a round trip to Redis): on a worker thread, not the loop,
-    # nor the one database thread the moves queue on.
-    return sync_to_async(function, thread_sensitive=False)
+    """``function`` as an awaitable.  Redis's calls block (a round trip): they run on a
+    worker thread, not the loop, nor the one database thread the moves queue on.  The
+    embedded setup's cache is the process's own memory, whose calls return at once: they
+    run on the loop, sparing every message a trip to a thread and back."""
+    off = sync_to_async(function, thread_sensitive=False)
+
+    async def call(*args):
+        if isinstance(caches["default"], LocMemCache):
+            return function(*args)
+        return await off(*args)
+    return call
 
 
 def _over_rate(who: str) -> bool:
@@ -89,7 +102,7 @@ class Slot:
         ttl = settings.KOZEL_WS_SLOT_TTL
         try:
             for number in range(self.cap):
-                key = f"ws-slot:{self.name}:{number}"
+                key = _slot_key(self.name, number)
                 if cache.add(key, self.token, ttl):
                     self.key = key
                     return True
@@ -141,8 +154,32 @@ class Slot:
             await _off_the_loop(self._give_back)()
 
 
+def _slot_key(name: str, number: int) -> str:
+    return f"ws-slot:{name}:{number}"
+
+
+def _game_slots(who: str, match_id: int) -> str:
+    return f"game:{match_id}:{who}"
+
+
 def game_slot(who: str, match_id: int) -> Slot:
-    return Slot(f"game:{match_id}:{who}", settings.KOZEL_WS_SOCKETS_PER_GAME)
+    return Slot(_game_slots(who, match_id), settings.KOZEL_WS_SOCKETS_PER_GAME)
+
+
+def at_game_rooms(people) -> set[tuple[int, int]] | None:
+    """Which of these (match id, user id) have a socket open to the match's room now, in
+    any server process: those holding one of their slots there.  How the offer of one
+    more game tells who is still at the table (games/lobby/rematch.py).  None if the
+    cache cannot be reached."""
+    cap = settings.KOZEL_WS_SOCKETS_PER_GAME
+    keys = {_slot_key(_game_slots(_account(user_id), match_id), number): (match_id, user_id)
+            for match_id, user_id in people for number in range(cap)}
+    try:
+        found = cache.get_many(list(keys))
+    except Exception as error:
+        log.warning("socket caps: the cache is unavailable: %s", error)
+        return None
+    return {keys[key] for key in found}
 
 
 def lobby_slot(address: str) -> Slot:

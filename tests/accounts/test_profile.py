@@ -14,6 +14,8 @@ def profile_numbers(page):
     stats = page.split('<dl class="stats">')[1].split("</dl>")[0]
     numbers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", stats))
     numbers.update(re.findall(r'data-stat="rated-games">(рейтинговых): (\d+)<', stats))
+    numbers.update((f"{label} в парах", count) for label, count in re.findall(
+        r'data-stat="rated-pair-games">(рейтинговых): (\d+)<', stats))
     numbers["Последняя партия"] = re.search(r"Последняя партия: ([^<]*)<br>", page).group(1)
     return numbers
 
@@ -21,13 +23,14 @@ def profile_numbers(page):
 def test_the_profile_page_shows_a_players_numbers(client, user):
     # Numbers no other part of the page shows, each checked against its own label.
     Player.objects.filter(user=user).update(
-        rating=1357, games_played=246, times_goat=97,
+        rating=1357, games_played=246, times_goat=97, pair_games=35,
         last_game_at=datetime(2019, 3, 14, 12, 0, tzinfo=dt_timezone.utc))
     page = client.get("/players/masha/").content.decode()
     assert "<h1>masha</h1>" in page
     assert profile_numbers(page) == {
         # Games played: the games listed (none here); the rated ones apart.
         "Рейтинг": "1357", "Сыграно партий": "0", "рейтинговых": "246", "Раз козлом": "97",
+        "В парах": "0", "рейтинговых в парах": "35",
         "Последняя партия": "14 марта 2019 г.",  # 15:00 in Moscow; Russian "j E Y г."
     }
 
@@ -36,7 +39,7 @@ def test_a_player_with_no_games_shows_zeros(client, user):
     page = client.get("/players/masha/").content.decode()
     assert profile_numbers(page) == {
         "Рейтинг": "0", "Сыграно партий": "0", "рейтинговых": "0", "Раз козлом": "0",
-        "Последняя партия": "ещё не было",
+        "В парах": "0", "рейтинговых в парах": "0", "Последняя партия": "ещё не было",
     }
 
 

@@ -150,6 +150,23 @@ class Person:
         else:
             locator.click(timeout=2_000)
 
+    def offered_moves(self) -> list[str | None]:
+        """What the room offers this person to do now: the tiles they may play ("3-5"),
+        and None for drawing from the bazaar."""
+        page = self.page
+        tiles = page.locator("#room [data-hand] [data-tile][data-playable]")
+        offered = [tiles.nth(n).get_attribute("data-tile") for n in range(tiles.count())]
+        return offered + [None] * min(1, page.locator('#room [data-action="draw"]').count())
+
+    def move(self, tile: str | None = None, end: str | None = None, timeout: float = 15_000) -> None:
+        """One move, as a person does (``play``, ``draw``): play ``tile`` ("3-5") on ``end``
+        ("left" or "right"; if not told, the first end it fits), or, with no tile, draw
+        from the bazaar -- once the room offers it, within ``timeout`` ms."""
+        offered = f'#room [data-hand] [data-tile="{tile}"][data-playable]' if tile is not None \
+            else '#room [data-action="draw"]'
+        self.page.locator(offered).first.wait_for(timeout=timeout)
+        assert (self.play(tile, end) if tile is not None else self.draw()), (tile, end)
+
     def sign_up(self, username: str, password: str = "Kozel-e2e-pass-42") -> None:
         page = self.page
         page.goto("/accounts/signup/")

@@ -46,9 +46,9 @@ def has_remembered_points(state) -> bool:
     return any(rules.spectator_view(state)["remembered"])
 
 
-def running_match(make_match, people: list, state, version: int = 5):
+def running_match(make_match, people: list, state, version: int = 5, **fields):
     """A playing match of ``people`` (None: a bot) at ``state``, its turn's deadline an
-    hour away so that nothing moves while the test looks."""
+    hour away so that nothing moves while the test looks; ``fields``, more of its own."""
     from django.utils import timezone
 
     from games.models import MatchStatus
@@ -56,7 +56,7 @@ def running_match(make_match, people: list, state, version: int = 5):
     now = timezone.now()
     return make_match(people, seats_count=len(people), status=MatchStatus.PLAYING,
                       state=state.to_json(), version=version, started_at=now,
-                      deadline=now + timedelta(hours=1), pairs=state.pairs)
+                      deadline=now + timedelta(hours=1), **dict({"pairs": state.pairs}, **fields))
 
 
 def a_round_end(seats: int = 2, fish: str = rules.FISH_ALL, pairs: bool = False,
@@ -87,3 +87,60 @@ def staged_match(make_match, people: list, state, version: int = 5, **fields):
     return make_match(people, seats_count=len(people), state=state.to_json(), version=version,
                       started_at=timezone.now(), pairs=state.pairs, rated=True,
                       **dict(ended, **fields))
+
+
+# -- a whole game from chosen deals ------------------------------------------------------
+
+def first_move(state):
+    """The move the browser tests' players make: of the tiles the rules let them play,
+    the first by name, on the end showing the lower value.  (Where both ends show the same value the room
+    picks the end itself: either way the game goes on the same, mirrored.)"""
+    legal = rules.legal_actions(state)
+    plays = [a for a in legal if a.kind == rules.PLAY]
+    if not plays:
+        return legal[0]
+    tile = min(a.tile.name for a in plays)
+    ends = {rules.LEFT: state.left, rules.RIGHT: state.right}
+    return min((a for a in plays if a.tile.name == tile), key=lambda a: ends.get(a.end, 0))
+
+
+def plays_to_the_end(server_seed: bytes, client_seeds: list[str], fish: str, pairs: bool):
+    """(plays, rounds) of a game dealt from these kozel-fair/1 seeds (as the server
+    deals it) whose players always make ``first_move``."""
+    from games.rules import fair
+
+    state = rules.new_game(len(client_seeds), fish, pairs)
+    plays = 0
+    while not state.over:
+        deal, _attempt = fair.fair_deal(server_seed, state.round + 1, client_seeds)
+        state, _events = rules.start_round(state, deal)
+        while state.phase == rules.PLAYING:
+            state, _events, _knocks = rules.apply_turn(state, first_move(state))
+            plays += 1
+    return plays, state.round
+
+
+def quick_pair_game(make_match, people: list, tries: int = 300, **fields):
+    """A pair game of four ``people`` (fish for one), its first round dealt, whose deals
+    end it soon when every player makes ``first_move``: its server seed is, of ``tries``
+    drawn from the test's seed (tests/seeding.py), the one with the fewest plays among
+    games of more than one round (a round's end and the next deal are part of the test).
+    Its notices go nowhere: nobody is watching yet."""
+    from games.play import notify, seeds
+    from games.play import service as services
+    from games.rules import fair
+
+    match = make_match(people, seats_count=4, pairs=True, fish=rules.FISH_ONE, **fields)
+    games = []
+    for _try in range(tries):
+        seed = seeds.new_server_seed()
+        plays, rounds = plays_to_the_end(seed, match.client_seeds, match.fish, True)
+        if rounds > 1:
+            games.append((plays, seed))
+    plays, seed = min(games)
+    match.server_seed, match.commitment = seed, fair.commitment(seed)
+    match.save(update_fields=["server_seed", "commitment"])
+    with notify.collected():
+        services.start(match)
+    match.refresh_from_db()
+    return match, plays

@@ -1,16 +1,28 @@
 """The table's chat in real browsers: two players talk (one with a quick phrase on a
 phone), a spectator (who came from the lobby's list of games being played) writes to
-the spectators only, the room counts its watchers, and nothing of it changes the game."""
+the spectators only, the room counts its watchers, and nothing of it changes the game.
+Then a player reports a line, and a moderator mutes its author and deletes it, each with
+a reason that the moderation log keeps: the line leaves the rooms, and the author's next
+line is refused, saying so.  One server and one table for all of it."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Group
+from playwright.sync_api import expect
 
+from accounts.moderators import GROUP_NAME
 from games.lobby import service as requests
-from games.models import Match
+from games.models import ChatMessage, Match
 from games.play import notify
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def a_moderator(make_user):
+    person = make_user("moder", is_staff=True)
+    person.groups.add(Group.objects.get(name=GROUP_NAME))
+    return person
 
 
 def chat_line(page, text):
@@ -22,8 +34,8 @@ def write(page, text):
     page.press("#chat-text", "Enter")
 
 
-def test_two_players_chat_and_a_spectators_line_reaches_spectators_only(people, daphne_server,
-                                                                         make_user):
+def test_players_and_spectators_chat_apart_and_a_moderator_deletes_and_mutes(
+        people, daphne_server, make_user, tmp_path):
     masha_user, alex_user = make_user("masha"), make_user("alex")
     # Its notices are dropped: nobody is in the lobby, and this thread runs Playwright's
     # event loop, where they could not be sent synchronously.
@@ -73,3 +85,33 @@ def test_two_players_chat_and_a_spectators_line_reaches_spectators_only(people, 
     # No sideways scroll on a phone with the chat under the table.
     assert alex.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert [e for p in (masha, alex, vera, oleg) for e in p.errors] == []
+
+    # -- moderation: Alex reports Masha's first line ---------------------------------
+    rude = chat_line(alex.page, "Привет, <b>всем</b>").locator("xpath=..")
+    rude.locator("[data-chat-report]").click()
+    expect(alex.page.locator("#room-notice")).to_have_text("Сообщение отправлено модераторам.")
+    moder = people("moder")
+    moder.log_in_as(a_moderator(make_user), daphne_server)
+    page = moder.page
+    page.goto("/moderation/chat/")
+    reported = page.locator("[data-reported]", has_text="Привет, <b>всем</b>")
+    # The author muted for a day, then the line deleted, each with its reason.
+    reported.locator('form[action*="/mute/"] textarea[name="reason"]').fill("Грубит за столом")
+    reported.locator('form[action*="/mute/"] button[type="submit"]').click()
+    expect(page.locator(".messages")).to_contain_text("запрещено писать в чат")
+    reported.locator('form[action$="/delete/"] textarea[name="reason"]').fill("Оскорбление")
+    reported.locator('form[action$="/delete/"] button[type="submit"]').click()
+    expect(page.locator(".messages")).to_contain_text("удалено")
+
+    for player in (masha, alex):  # gone from the rooms that showed it
+        expect(chat_line(player.page, "Привет, <b>всем</b>")).to_have_count(0)
+    write(masha.page, "А теперь?")
+    expect(masha.page.locator("#room-notice.error")).to_contain_text("Модератор запретил вам")
+    assert not ChatMessage.objects.filter(text="А теперь?").exists()
+
+    page.goto("/moderation/")
+    log = page.locator(".log-table tbody")
+    expect(log.locator("tr", has_text="Оскорбление")).to_contain_text(f"#{match.pk}")
+    expect(log.locator("tr", has_text="Грубит за столом")).to_contain_text("masha")
+    page.screenshot(path=str(tmp_path / "moderation-log.png"), full_page=True)
+    assert [e for p in (masha, alex, moder) for e in p.errors] == []

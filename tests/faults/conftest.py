@@ -74,8 +74,9 @@ class ManagedProcess:
 
 @pytest.fixture
 def scaled_out(transactional_db, tmp_path):
-    """start(redis_url=None) -> two daphne processes and one ``manage.py clock`` process
-    sharing the test's PostgreSQL database and Redis, as docs/operations.md runs them."""
+    """start(redis_url=None, **settings) -> two daphne processes and one ``manage.py clock``
+    process sharing the test's PostgreSQL database and Redis, as docs/operations.md runs
+    them; ``settings`` are environment variables over the quick players'."""
     import sys
 
     from tests.daphne_server import DaphneServer, live_server_env
@@ -83,8 +84,9 @@ def scaled_out(transactional_db, tmp_path):
     needs_postgresql_and_redis()
     started = []
 
-    def start(redis_url=None, servers=2):
-        extra = dict(QUICK_PLAYERS, KOZEL_CLOCK_IN_SERVER="0", KOZEL_CLOCK_INTERVAL="0.05")
+    def start(redis_url=None, servers=2, **settings):
+        extra = dict(QUICK_PLAYERS, KOZEL_CLOCK_IN_SERVER="0", KOZEL_CLOCK_INTERVAL="0.05",
+                     **settings)
         if redis_url:
             extra["REDIS_URL"] = redis_url
         env = live_server_env(**extra)

@@ -1,5 +1,6 @@
 """The WebSocket caps hold across server processes (games/room/socketcaps.py): one
-account's sockets to one game are counted together on every process, through Redis.
+account's sockets to one game, and its messages and connections, are counted together on
+every process, through Redis.
 
 These need PostgreSQL and Redis (CI's first pass); the embedded pass skips them.
 """
@@ -11,10 +12,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from games.lobby import service as requests
-from games.room.consumer import CLOSE_TOO_MANY_SOCKETS
+from games.room.consumer import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
 from tests.waiting import wait_until
 
 from .players import session_cookie
+from .socket_attacks import reconnect_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,3 +64,26 @@ def test_one_accounts_sockets_to_a_game_are_capped_over_both_processes(scaled_ou
     refused, freed = asyncio.run(main())
     assert refused == [CLOSE_TOO_MANY_SOCKETS, CLOSE_TOO_MANY_SOCKETS]
     assert freed
+
+
+def test_reconnect_loops_over_both_processes_get_one_accounts_rate_together(
+        scaled_out, make_user):
+    """The red team's ten loops of one account, each reconnecting and sending 15 resyncs,
+    every loop going to both processes in turn: the account's one rate (counted in Redis)
+    ends them all, after no more full views than it allows in all."""
+    rate = 60  # a day's window: a minute's could end during the test (fixed windows)
+    (first, second), _clock = scaled_out(KOZEL_WS_ACCOUNT_RATE=f"{rate}/d")
+    masha, alex = make_user("masha"), make_user("alex")
+    match = requests.create_request(masha, players=2)
+    requests.join_request(alex, match.pk)
+    cookie = session_cookie(masha)
+
+    async def main():
+        ports = [first.port, second.port]
+        return await asyncio.gather(*(reconnect_loop(ports[n % 2:] + ports[:n % 2], match.pk,
+                                                     cookie) for n in range(10)))
+
+    loops = asyncio.run(main())
+    assert [ended for _views, ended in loops] == [CLOSE_FLOOD] * 10
+    views = sum(views for views, _ended in loops)
+    assert 0 < views <= rate, views

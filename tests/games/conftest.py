@@ -1,10 +1,14 @@
 """Fixtures for playing games through games.play.service."""
 
+import threading
+
 import pytest
+from django.db import close_old_connections
 
 from games import rules
 from games.models import MatchStatus, Move
 from games.lobby import service as requests
+from games.play.service import PlayError
 from games.records import log as records
 from tests.waiting import wait_for, wait_until  # noqa: F401  (the games tests wait with these)
 
@@ -74,3 +78,25 @@ def the_winner(match, before: int, seat: int) -> str:
     assert not any(m.kind == "timeout" for m in log)
     assert match.status == MatchStatus.PLAYING
     return "move"
+
+
+def at_once(*calls) -> list:
+    """Run the calls on threads of their own (each with its own database connection),
+    released together; what each returned, or the code of its refusal (PlayError)."""
+    results, start = [None] * len(calls), threading.Barrier(len(calls))
+
+    def run(index, call):
+        start.wait()
+        try:
+            results[index] = call()
+        except PlayError as refusal:
+            results[index] = refusal.code
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results

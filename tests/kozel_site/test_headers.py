@@ -84,7 +84,11 @@ settings.STORAGES = dict(settings.STORAGES, staticfiles={
 client = Client()
 secure = client.get("/rules/", HTTP_HOST="kozel.example.org", HTTP_X_FORWARDED_PROTO="https")
 plain = client.get("/rules/", HTTP_HOST="kozel.example.org")
-print(json.dumps({"hsts": secure.headers.get("Strict-Transport-Security"), "secure_status": secure.status_code,
+# The RU/EN switch sets a cookie of its own.
+switched = client.post("/i18n/setlang/", {"language": "en", "next": "/rules/"},
+                       HTTP_HOST="kozel.example.org", HTTP_X_FORWARDED_PROTO="https")
+print(json.dumps({"language_cookie_secure": bool(switched.cookies["django_language"]["secure"]),
+                  "hsts": secure.headers.get("Strict-Transport-Security"), "secure_status": secure.status_code,
                   "plain_status": plain.status_code,
                   "cookies_secure": [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE]}))
 """
@@ -107,11 +111,11 @@ def test_with_https_configured_browsers_are_told_to_keep_to_it(tmp_path):
     assert seen["secure_status"] == 200
     assert seen["hsts"] == "max-age=31536000"  # a year: 365 * 24 * 60 * 60 seconds
     assert seen["plain_status"] == 301  # to https
-    assert seen["cookies_secure"] == [True, True]
+    assert seen["cookies_secure"] == [True, True] and seen["language_cookie_secure"]
 
 
 def test_without_https_a_forwarded_scheme_is_not_believed(tmp_path):
     # The embedded site on 127.0.0.1 is plain HTTP; a client's X-Forwarded-Proto changes nothing.
     seen = probe_https(tmp_path)
     assert seen["hsts"] is None and seen["plain_status"] == 200
-    assert seen["cookies_secure"] == [False, False]
+    assert seen["cookies_secure"] == [False, False] and not seen["language_cookie_secure"]

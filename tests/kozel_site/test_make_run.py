@@ -18,12 +18,14 @@ import pytest
 from kozel_site import env
 from tests.daphne_server import ROOT, free_port
 
-DEBUG_PAGE_MARKS = ["Using the URLconf defined in", "technical_404", "You’re seeing this error because"]
+DEBUG_PAGE_MARKS = ["Using the URLconf defined in", "technical_404", "You’re seeing this error because",
+                    "Local vars", "Request information", "SECRET_KEY", "Traceback"]
 
 
-def fetch(url):
+def fetch(url, data=None, headers=None):
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers or {}),
+                                    timeout=30) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
@@ -102,6 +104,15 @@ def test_make_run_serves_no_debug_pages_and_keeps_its_secret_key(make_run, tmp_p
     assert status == 404
     assert not [mark for mark in DEBUG_PAGE_MARKS if mark in page], page[:2000]
     assert "Козёл" in page  # the site's own 404 page
+
+    # A 10 MB form post that passes the CSRF check, so that the site reads it: refused as
+    # too big, without the debug page's settings and local variables.
+    with urllib.request.urlopen(server.url + "/accounts/login/", timeout=10) as login:
+        token = re.search(r"csrftoken=([^;]+)", login.headers["Set-Cookie"]).group(1)
+    status, page = fetch(server.url + "/accounts/login/", data=b"username=" + b"x" * 10_000_000,
+                         headers={"Cookie": f"csrftoken={token}", "X-CSRFToken": token})
+    assert status == 400
+    assert not [mark for mark in DEBUG_PAGE_MARKS if mark in page], page[:2000]
 
     # The static files are served, under the hashed names collectstatic gave them.
     status, page = fetch(server.url + "/rules/")

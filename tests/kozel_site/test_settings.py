@@ -165,7 +165,7 @@ def test_database_url_must_be_postgresql():
 
 def test_redis_url_switches_channel_layer_and_cache_to_redis():
     # channels' own in-memory layer
-    assert env.channel_layers({})["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert env.channel_layers({})["default"]["BACKEND"] == "kozel_site.runtime.memory_layer.SweepingInMemoryChannelLayer"
     layer = env.channel_layers({"REDIS_URL": REDIS_URL})["default"]
     # channels-redis' publish/subscribe layer
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"

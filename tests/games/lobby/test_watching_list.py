@@ -90,3 +90,22 @@ async def test_an_open_lobby_shows_the_next_round_when_it_is_dealt(make_user):
 
     assert await wait_until(round_two_listed)
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_game_that_ends_leaves_an_open_lobby_at_once(make_user):
+    match, people = await database_sync_to_async(started)(make_user, "e_one", "e_two")
+    watcher = await database_sync_to_async(make_user)("endwatcher")
+    ws = await logged_in("/ws/lobby/", watcher)
+    assert (await ws.connect())[0]
+    assert match.pk in playing_rows(await ws.receive_from())
+    await database_sync_to_async(services.leave_game)(match.pk, people[1])  # aborted: round 1
+    frames = []
+
+    async def unlisted():
+        while not await ws.receive_nothing(timeout=0.01):
+            frames.append(await ws.receive_from())
+        return any(match.pk not in playing_rows(f) for f in frames if 'id="lobby-requests"' in f)
+
+    assert await wait_until(unlisted)
+    await ws.disconnect()

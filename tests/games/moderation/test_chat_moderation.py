@@ -68,7 +68,8 @@ def test_a_deletion_needs_a_reason(client, moderator, table):
     assert message.deleted_at is None and not ModeratorAction.objects.exists()
 
 
-def test_a_moderator_mutes_an_account_for_a_time_and_its_next_line_is_refused(client, moderator, table):
+def test_a_moderator_mutes_an_account_for_a_time_and_its_next_line_is_refused(
+        client, moderator, table, make_user):
     match, a, _b = table
     client.force_login(moderator)
     client.post(f"/moderation/chat/mute/{a.username}/", {"reason": "spam", "hours": "2"})
@@ -78,9 +79,20 @@ def test_a_moderator_mutes_an_account_for_a_time_and_its_next_line_is_refused(cl
     assert (entry.moderator, entry.person, entry.match, entry.reason) == (moderator, a, None, "spam")
     with pytest.raises(chat.ChatRefused, match="Модератор запретил вам писать в чат до"):
         chat.post(match.pk, a, 0, "hello again")
+    # The account is muted, not its seat at one table: at another game too.
+    other = requests.create_request(make_user("Olya"), players=2)
+    with pytest.raises(chat.ChatRefused, match="Модератор запретил вам писать в чат до"):
+        chat.post(other.pk, a, None, "hello from the rail")
     # Once the time is over, the account writes again.
     ChatSilence.objects.filter(pk=silence.pk).update(until=timezone.now() - timedelta(seconds=1))
     chat.post(match.pk, a, 0, "hello again")
+
+
+def test_a_mute_needs_a_reason(client, moderator, table):
+    _match, a, _b = table
+    client.force_login(moderator)
+    client.post(f"/moderation/chat/mute/{a.username}/", {"reason": "", "hours": "2"})
+    assert not ChatSilence.objects.exists() and not ModeratorAction.objects.exists()
 
 
 def test_only_moderators_may_moderate_the_chat(client, table):

@@ -6,11 +6,9 @@ check and its write, and the two at once on two threads.  And RULES.md 9: the cl
 does not run in the pause between rounds, and bots never time out.
 """
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import close_old_connections
 from django.utils import timezone
 
 from games import rules
@@ -20,7 +18,7 @@ from games.room import cache as snapshots
 from games.models import Match, MatchStatus, Move
 from games.play.service import PlayError
 
-from ..conftest import human_move, state_of, the_winner
+from ..conftest import at_once, human_move, state_of, the_winner
 
 TURN_SECONDS = 10
 
@@ -88,25 +86,9 @@ def test_a_move_and_the_timeout_at_once_exactly_one_wins(make_user, path):
     """Two threads, two connections: the player's move and the clock, released together."""
     for game in range(4):
         match, users, shown, seat, message = a_turn_that_ran_out(make_user, game)
-        results, start = {}, threading.Barrier(2)
-
-        def run(name, action):
-            start.wait()
-            try:
-                results[name] = action()
-            except PlayError as refusal:
-                results[name] = refusal.code
-            finally:
-                close_old_connections()
-
-        threads = [threading.Thread(target=run, args=("move", lambda: late_move(
-                       match, users, shown, seat, message, path))),
-                   threading.Thread(target=run, args=("clock", lambda: services.run_due(
-                       match.pk)))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(30)
+        results = dict(zip(("move", "clock"), at_once(
+            lambda: late_move(match, users, shown, seat, message, path),
+            lambda: services.run_due(match.pk))))
         if the_winner(match, shown.version, seat) == "move":
             assert results == {"move": match.version, "clock": False}
         else:

@@ -6,7 +6,8 @@ every frame every seat and a spectator receive, every page the players, a visito
 superuser open along the way (lobby, invitation, room, the game's pages, a profile, the
 moderators' pages, the admin),
 every refusal and every log line are searched for the seed and for any 8 hex
-characters of it in a row.  Once the game is over its page shows the seed.
+characters of it in a row; the log lines for any tile or hand too (a frame's tiles are
+tests/games/room/test_consumer.py's, the admin's tests/kozel_site/test_admin.py's).  Once the game is over its page shows the seed.
 """
 
 import asyncio
@@ -57,6 +58,17 @@ class SeedWatch:
     def check(self, text: str, where: str) -> None:
         found = self.leaked(text)
         assert not found, f"{where} shows the running game's seed: {sorted(found)[:3]}"
+
+
+TILES = [f"{low}-{high}" for low in range(7) for high in range(low, 7)]
+
+
+def tiles_in(text: str) -> set[str]:
+    """What in ``text`` tells a hand or the bazaar: a tile's name quoted, as JSON or
+    Python print it (a state, a deal, a move; bare "1-5" is in any date), or a state's
+    own keys."""
+    return {word for word in TILES + ["hands", "bazaar"]
+            if f'"{word}"' in text or f"'{word}'" in text}
 
 
 def _clients(people, staff):
@@ -204,7 +216,10 @@ async def test_a_running_games_seed_is_in_no_frame_page_error_or_log_line(player
     assert ended.status == MatchStatus.FINISHED
     assert frames > 50
     for line in caplog.records:
-        watch.check(line.getMessage(), "a log line")
+        text = line.getMessage() + (logging.Formatter().formatException(line.exc_info)
+                                    if line.exc_info else "")
+        watch.check(text, "a log line")
+        assert not tiles_in(text), f"a log line names tiles: {text[:300]}"
     room = await database_sync_to_async(clients[people[0].username].get)(
         reverse("games:room", args=[match.pk]))
     assert match.commitment in room.content.decode()

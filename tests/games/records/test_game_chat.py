@@ -23,6 +23,8 @@ def finished(people, make_user):
     match = played.play(played.seat_table(people, record), people, record)
     watcher = make_user("Watcher")
     ChatMessage.objects.create(match=match, author=people[0], room="players", text="<b>gg</b> all")
+    ChatMessage.objects.create(match=match, author=people[1], room="players",
+                               text="see https://example.org/x and www.example.com")
     ChatMessage.objects.create(match=match, author=watcher, room="spectators", text="nice fish")
     ChatMessage.objects.create(match=match, author=watcher, room="spectators", text="gone line",
                                deleted_at=timezone.now())
@@ -34,6 +36,9 @@ def test_its_players_read_both_chats_after_the_game(client, people, finished):
     page = client.get(f"/games/{finished.pk}/record/").content.decode()
     assert "&lt;b&gt;gg&lt;/b&gt; all" in page and "nice fish" in page
     assert "gone line" not in page
+    # A link stays text, there as in the room.
+    assert "see https://example.org/x and www.example.com" in page
+    assert 'href="https://example.org' not in page and 'href="http://www.example.com' not in page
 
 
 def test_other_people_do_not_read_them(client, make_user, finished):

@@ -113,15 +113,26 @@ def test_a_running_game_has_no_record_or_replay_yet(client, people):
         assert response.status_code == 302 and response["Location"] == f"/games/{match.pk}/", suffix
 
 
-def test_a_private_game_is_shown_to_its_players_and_staff_only(client, finished, people, make_user):
+def test_a_private_game_is_shown_to_its_players_and_moderators_only(client, finished, people,
+                                                                    make_user):
+    from django.contrib.auth.models import Group
+
+    from accounts.moderators import GROUP_NAME
+
     finished.private = True
     finished.save()
-    assert client.get(f"/games/{finished.pk}/record/").status_code == 404
-    assert client.get(f"/games/{finished.pk}/record.json").status_code == 404
+    pages = [f"/games/{finished.pk}/{suffix}" for suffix in ("record/", "record.json", "replay/")]
+    assert [client.get(page).status_code for page in pages] == [404] * 3
     client.force_login(people[1])
-    assert client.get(f"/games/{finished.pk}/replay/").status_code == 200
-    client.force_login(make_user("boss", is_staff=True))
-    assert client.get(f"/games/{finished.pk}/record/").status_code == 200
+    assert [client.get(page).status_code for page in pages] == [200] * 3
+    client.force_login(make_user("clerk", is_staff=True))  # staff, but no moderator
+    assert [client.get(page).status_code for page in pages] == [404] * 3
+    moderator = make_user("moder", is_staff=True)
+    moderator.groups.add(Group.objects.get(name=GROUP_NAME))
+    client.force_login(moderator)
+    assert [client.get(page).status_code for page in pages] == [200] * 3
+    client.force_login(make_user("boss", is_staff=True, is_superuser=True))
+    assert [client.get(page).status_code for page in pages] == [200] * 3
 
 
 def test_the_replay_steps_through_every_move_with_every_hand(client, finished):

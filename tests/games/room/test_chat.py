@@ -225,3 +225,75 @@ async def test_a_line_a_moderator_deletes_leaves_the_rooms_showing_it():
 async def a_frame_with(reader, markup) -> bool:
     await reader.drain()
     return any(markup in f for f in reader.frames)
+
+
+async def test_the_rate_is_the_accounts_over_all_its_sockets(settings):
+    settings.KOZEL_CHAT_RATE = "3/m"
+    a, b = await make_users("tabs_a", "tabs_b")
+    match_id = await start_table([a, b])
+    first_tab, second_tab, pb = await connected(match_id, a, a, b)
+    for n in range(3):
+        await first_tab.say(f"tab line {n}")
+    assert await wait_until(lambda: seen(pb, "tab line 2"))
+    await second_tab.say("from the other tab")  # the same account: its fourth line
+    assert await wait_until(lambda: refused(second_tab, "Слишком много сообщений подряд"))
+    await pb.say("the other player may still write")
+    assert await wait_until(lambda: seen(first_tab, "the other player may still write"))
+    assert "from the other tab" not in pb.chat()
+    for r in (first_tab, second_tab, pb):
+        await r.ws.disconnect()
+
+
+async def test_a_chat_message_carrying_a_move_is_only_a_chat_line():
+    a, b = await make_users("carry_a", "carry_b")
+    match_id = await start_table([a, b])
+    pa, pb = await connected(match_id, a, b)
+    mover = pa if pa.turn_mine else pb
+    move = mover.choices()[0]
+    match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+    await mover.send({**move, "chat": "a line with a move in it"})
+    await mover.send({**move, "chat_report": 10**9})
+    await mover.send({**move, "chat_mute": 10**9})
+    assert await wait_until(lambda: seen(pa, "a line with a move in it"))
+    assert await wait_until(lambda: refused(mover, "Такого сообщения нет"))
+    after = await database_sync_to_async(Match.objects.get)(pk=match_id)
+    assert (after.version, after.state, after.deadline) == (match.version, match.state,
+                                                            match.deadline)
+    assert mover.turn_mine  # still the mover's turn: no frame of a new version came
+    for r in (pa, pb):
+        await r.ws.disconnect()
+
+
+async def test_a_person_muted_for_oneself_stays_muted_in_a_new_room():
+    a, b = await make_users("keep_a", "keep_b")
+    match_id = await start_table([a, b])
+    pa, pb = await connected(match_id, a, b)
+    await pa.say("before the mute")
+    assert await wait_until(lambda: seen(pb, "before the mute"))
+    await pb.send({"chat_mute": int(LINE.search(pb.chat()).group(1))})
+    assert await wait_until(lambda: database_sync_to_async(
+        ChatMute.objects.filter(owner=b, muted=a).exists)())
+    (again,) = await connected(match_id, b)  # another tab, or the page loaded again
+    assert "before the mute" not in again.chat()
+    await pa.say("after the mute")
+    await pb.say("a later line")  # the other's comes first, had it been sent
+    assert await wait_until(lambda: seen(again, "a later line"))
+    assert "after the mute" not in again.chat()
+    for r in (pa, pb, again):
+        await r.ws.disconnect()
+
+
+async def test_the_chat_offers_the_quick_phrases():
+    a, b = await make_users("quick_a", "quick_b")
+    match_id = await start_table([a, b])
+
+    def page():
+        from django.test import Client
+        client = Client()
+        client.force_login(a)
+        return client.get(f"/games/{match_id}/").content.decode()
+
+    html = await database_sync_to_async(page)()
+    phrases = re.findall(r"data-chat-quick ws-send hx-vals='([^']*)'>([^<]*)<", html)
+    assert [(json.loads(vals)["chat"], label) for vals, label in phrases] == [
+        ("Хорошая игра!", "Хорошая игра!"), ("Спасибо", "Спасибо"), ("Удачи", "Удачи")]

@@ -1,6 +1,7 @@
 """A whole pair game (RULES.md 11) over four real WebSockets, from the lobby's request to
 its end: partners marked and each pair's score shown once in every frame, the goats a
-whole pair, and the move log replaying to the snapshot."""
+whole pair, no frame naming a tile of another hand (a partner's neither) or a notice
+naming any, and the move log replaying to the snapshot."""
 
 import random
 import re
@@ -13,7 +14,7 @@ from games.models import MatchStatus
 from games.records.log import state_after
 
 from ..wsclient import Seat
-from .test_consumer import make_users, play_to_the_end
+from .test_consumer import make_users, no_hidden_tile_named, play_to_the_end
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,9 +30,10 @@ async def test_a_whole_pair_game_over_four_websockets():
     for user in users[1:]:
         await database_sync_to_async(requests.join_request)(user, match.pk)
     seats = [Seat(match.pk, u, random.Random(n)) for n, u in enumerate(users)]
-    for seat in seats:
+    watcher = Seat(match.pk, None)
+    for seat in seats + [watcher]:
         await seat.connect()
-    match = await play_to_the_end(seats, match.pk)
+    match = await play_to_the_end(seats + [watcher], match.pk)
     assert match.status == MatchStatus.FINISHED and match.pairs
     goats = match.result["goats"]
     assert goats in ([0, 2], [1, 3], [0, 1, 2, 3])
@@ -56,5 +58,6 @@ async def test_a_whole_pair_game_over_four_websockets():
         assert marks == {"0": "1", "1": "2", "2": "1", "3": "2"}
     replayed = await database_sync_to_async(state_after)(match)
     assert replayed.to_json() == match.state and replayed.pairs
-    for seat in seats:
+    assert await database_sync_to_async(no_hidden_tile_named)(match, seats, watcher) > 50
+    for seat in seats + [watcher]:
         await seat.ws.disconnect()

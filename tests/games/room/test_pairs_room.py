@@ -89,3 +89,23 @@ def test_the_replay_marks_the_pairs(client, four):
     page = client.get(reverse("records:replay", args=[match.pk]) + "?step=3").content.decode()
     marks = dict(re.findall(r'data-seat="(\d)".*?class="pair-mark pair-(\d)"', page, re.DOTALL))
     assert marks == {"0": "1", "1": "2", "2": "1", "3": "2"}
+
+
+def test_the_replay_shows_each_pairs_score_once(client, four):
+    match = pair_game(four, "one")  # pair 2 has more points (70 to 54): credited T = 124
+    end = match.moves.count()
+    page = client.get(reverse("records:replay", args=[match.pk]) + f"?step={end}").content.decode()
+    pairs = re.search(r'<ul class="pair-scores".*?</ul>', page, re.DOTALL).group(0)
+    one, two = re.findall(r'<li class="pair pair-\d[^"]*" data-pair="\d">.*?</li>', pairs, re.DOTALL)
+    assert "Masha &amp; Olya" in one and '<span class="zero">0</span>' in one
+    assert "Alex &amp; Serg" in two and re.search(r'class="score"[^>]*>124<', two)
+    assert 'class="pair pair-2 goat"' in two
+    # The players' own lines carry no score: the pair's is shown once.
+    players = re.search(r'<ol class="players replay-players">.*?</ol>', page, re.DOTALL).group(0)
+    assert 'class="score"' not in players and 'class="zero"' not in players
+    # The round's summary credits the pairs: each player's line gives their points only.
+    summary = re.search(r'<table class="summary-table pair-summary">.*?</table>', page,
+                        re.DOTALL).group(0)
+    assert re.findall(r"<td>(\d+)</td><td>(\d+)</td>", summary) == [("54", "0"), ("70", "124")]
+    seats = re.search(r'<table class="summary-table">.*?</table>', page, re.DOTALL).group(0)
+    assert "Записано" not in seats and len(re.findall(r"<tr><td>", seats)) == 4

@@ -61,6 +61,20 @@ def test_a_private_table_is_not_found_by_strangers(client, make_user):
     match = requests.create_request(owner, players=2, private=True)
     client.force_login(make_user("stranger"))
     assert client.get(f"/games/{match.pk}/").status_code == 404
+    client.force_login(make_user("clerk", is_staff=True))  # staff, but no moderator
+    assert client.get(f"/games/{match.pk}/").status_code == 404
+
+
+def test_a_private_table_shows_itself_to_moderators(client, make_user):
+    from django.contrib.auth.models import Group
+
+    from accounts.moderators import GROUP_NAME
+
+    match = requests.create_request(make_user("owner"), players=2, private=True)
+    moderator = make_user("moder", is_staff=True)
+    moderator.groups.add(Group.objects.get(name=GROUP_NAME))
+    client.force_login(moderator)
+    assert client.get(f"/games/{match.pk}/").status_code == 200
 
 
 def test_leaving_by_form_interrupts_the_game(client, table):
