@@ -97,8 +97,9 @@ def seat(context: dict) -> SafeString:
                          context["version"])
         else:
             hand = _idle_hand(template, language, context["hand"])
-    return mark_safe(_template("games/room/parts.html").module.seat_part(
-        context["status"], context["turn_mine"], context["version"], hand, context["spectator"]))
+    # A plain (Django) safe string, as every fragment: a frame adds more markup to it.
+    return mark_safe(str(_template("games/room/parts.html").module.seat_part(
+        context["status"], context["turn_mine"], context["version"], hand, context["spectator"])))
 
 
 def _hand(template, language: str, hand: tuple, turn_mine: bool, can_draw: bool,

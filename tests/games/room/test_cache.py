@@ -126,5 +126,8 @@ def test_a_versions_table_is_rendered_once_and_kept_for_all_its_viewers(make_use
     assert snapshots.table(snapshot, "ru") is snapshots.table(snapshot, "ru")
     assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "ru"]
     assert frames[3] == frames[4]
+    # A frame is markup that more markup is added to (the consumer adds the score table
+    # and the offer of one more game): never a string that escapes what is added.
+    assert all((frame + "<b>").endswith("<b>") for frame in frames)
     snapshots.render(snapshot, 0, "en")
     assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "en", "ru"]
