@@ -107,6 +107,13 @@ class Person:
         self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                                    "url": server.url}])
 
+    def enter_room(self, user, server, match_id: int) -> None:
+        """Log in as ``user`` and open the room of game ``match_id``, until it shows its
+        view from the game's socket (data-live)."""
+        self.log_in_as(user, server)
+        self.page.goto(f"/games/{match_id}/")
+        self.page.locator("[data-room][data-live]").wait_for()
+
     # -- playing in the game room: the one place the tests make the gestures of play ----
     def play(self, tile: str | None = None, end: str | None = None, how: str | None = None) -> bool:
         """Play ``tile`` (else the hand's first playable tile) on ``end`` (else the first end

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from games import rules
 
 from .staging import a_moment, running_match
+from .test_play_in_browser import wait_for_script
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,9 +52,8 @@ def table_of(people, daphne_server, make_user, make_match, wanted, phone: bool):
     users = [make_user("masha"), make_user("alex")]
     match = running_match(make_match, users, state)
     person = people("masha", phone=phone)
-    person.log_in_as(users[0], daphne_server)
-    person.page.goto(f"/games/{match.pk}/")
-    person.page.locator('[data-room][data-live] #room[data-turn-mine="true"]').wait_for()
+    person.enter_room(users[0], daphne_server, match.pk)
+    person.page.locator('#room[data-turn-mine="true"]').wait_for()
     return person, state, match, users
 
 
@@ -147,9 +147,7 @@ def test_my_turn_says_so_in_the_title_with_a_chime_and_sounds_can_be_switched_of
     match = running_match(make_match, users, state)
     masha, alex = people("masha", phone=True), people("alex")
     for person, user in ((masha, users[0]), (alex, users[1])):
-        person.log_in_as(user, daphne_server)
-        person.page.goto(f"/games/{match.pk}/")
-        person.page.locator("[data-room][data-live]").wait_for()
+        person.enter_room(user, daphne_server, match.pk)
     expect(masha.page).to_have_title(re.compile("^Ваш ход — "))
     assert not alex.page.title().startswith("Ваш ход")
     # A player's sound is on at first; Masha switches hers off.
@@ -163,7 +161,7 @@ def test_my_turn_says_so_in_the_title_with_a_chime_and_sounds_can_be_switched_of
     expect(alex.page).to_have_title(re.compile("^Ваш ход — "))
     expect(masha.page).not_to_have_title(re.compile("^Ваш ход"))
     expect(alex.page.locator('#room[data-turn-mine="true"]')).to_have_count(1)
-    wait_for(alex.page, f"{LAST_SOUND} === 'turn'")  # the play's sound, then the chime
+    wait_for_script(alex.page, f"{LAST_SOUND} === 'turn'", seconds=15)  # the play's sound, then the chime
     assert masha.page.evaluate(LAST_SOUND) == ""  # her sound is off: nothing played
 
     # Her choice is remembered.
@@ -184,11 +182,9 @@ def test_five_seconds_before_my_time_runs_out_the_room_warns(people, daphne_serv
     match = running_match(make_match, [make_user("masha"), make_user("alex")], state)
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=8))
     person = people("masha", phone=True)
-    person.log_in_as(match.seats.get(number=0).user, daphne_server)
-    person.page.goto(f"/games/{match.pk}/")
-    person.page.locator("[data-room][data-live]").wait_for()
+    person.enter_room(match.seats.get(number=0).user, daphne_server, match.pk)
     assert person.page.evaluate(LAST_SOUND) == ""
-    wait_for(person.page, f"{LAST_SOUND} === 'hurry'", seconds=10)
+    wait_for_script(person.page, f"{LAST_SOUND} === 'hurry'", seconds=10)
     expect(person.page.locator("#table .clock.hurry")).to_have_count(1)
     assert person.errors == []
 
@@ -197,21 +193,10 @@ def test_a_spectators_sound_is_off_at_first(people, daphne_server, make_user, ma
     state = a_moment(lambda s: s.turn == 0)
     match = running_match(make_match, [make_user("masha"), make_user("alex")], state)
     watcher = people("watcher")
-    watcher.log_in_as(make_user("watcher"), daphne_server)
-    watcher.page.goto(f"/games/{match.pk}/")
+    watcher.enter_room(make_user("watcher"), daphne_server, match.pk)
     expect(watcher.page.locator("[data-sound-toggle]")).to_have_attribute("aria-pressed", "false")
     assert watcher.page.locator("#room [data-hand]").count() == 0
     expect(watcher.page.locator("[data-notify-toggle]")).to_be_hidden()
     assert not watcher.page.title().startswith("Ваш ход")
     assert watcher.errors == []
 
-
-def wait_for(page, expression: str, seconds: float = 15.0) -> None:
-    """Until ``expression`` is true in the page (asked with page.evaluate, which the
-    page's Content-Security-Policy allows)."""
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"{expression} did not come true in {seconds} s"
-        page.wait_for_timeout(50)
