@@ -76,6 +76,8 @@ def test_on_a_phone_a_tile_that_fits_both_ends_goes_to_the_lit_end_tapped(
     page.locator(f'#table .open-end.lit[data-end="{end}"]').tap()
     expect(page.locator("#room")).not_to_have_attribute("data-version", version)
     expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
+    # It slid from the hand to its place (static/js/table.js: from where it was, to 0).
+    assert page.locator("#table .chain-tile.last").evaluate("t => t.style.translate") == "0px"
     side = "слева" if end == "left" else "справа"
     assert last_line(page) == f"masha: {tile} {side}"
     chain = page.locator("#table .chain-tile")
@@ -103,6 +105,7 @@ def test_with_a_mouse_a_tile_is_dragged_onto_an_end(people, daphne_server, make_
                                              fits_both_ends, phone=False)
     page = person.page
     tile = fits_both_ends(state)
+    page.emulate_media(reduced_motion="reduce")  # and no slide then
     source = page.locator(f'#room [data-tile="{tile}"]')
     target = page.locator(f'#table .open-end[data-end="{end}"]')
     # By hand, to see the ends lit while the tile is dragged.
@@ -117,6 +120,7 @@ def test_with_a_mouse_a_tile_is_dragged_onto_an_end(people, daphne_server, make_
     expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
     assert last_line(page) == f"masha: {tile} {'слева' if end == 'left' else 'справа'}"
     assert page.locator(".drag-ghost").count() == 0
+    assert page.locator("#table .chain-tile.last").evaluate("t => t.style.translate") == ""
     assert person.errors == []
 
 
