@@ -81,10 +81,12 @@ class Person:
     Content-Security-Policy refused (Chromium says so on the console) fails the test
     anyway, when the people fixture ends."""
 
-    def __init__(self, browser, server, name: str, viewport: dict):
+    def __init__(self, browser, server, name: str, viewport: dict, **options):
+        """``options``: more of the context's, e.g. a phone's touch screen (``has_touch``,
+        ``is_mobile``)."""
         self.name = name
         self.context = browser.new_context(base_url=server.url, viewport=viewport,
-                                           locale="ru-RU")
+                                           locale="ru-RU", **options)
         self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
