@@ -21,21 +21,28 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screensh
 # axe-core's impacts that fail a page; "moderate" and "minor" ones are left to judgement.
 FAILING_IMPACTS = {"serious", "critical"}
 
-# Measured in the page: its width against the viewport's, the elements that stick out,
-# and the icons with their rendered size (every svg or img but a domino tile and the
-# rating chart, which are meant to be large).
+# Measured in the page: its width against the viewport's, the elements that stick out of
+# it, the boxes whose content spills out sideways (a line that cannot wrap), and the icons
+# with their rendered size (every svg or img but a domino tile and the rating chart,
+# which are meant to be large).
 MEASURE = """() => {
   const width = document.documentElement.clientWidth;
-  const wide = [...document.querySelectorAll('body *')]
+  const name = e => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined
+    ? '.' + String(e.className).trim().split(/\\s+/).join('.') : '');
+  const seen = [...document.querySelectorAll('body *')].filter(e => !e.closest('.visually-hidden'));
+  const wide = seen
     .filter(e => e.getBoundingClientRect().right > width + 1 && e.getClientRects().length)
-    .filter(e => !e.closest('.visually-hidden'))
-    .map(e => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined
-         ? '.' + String(e.className).split(' ').join('.') : ''));
+    .map(name);
+  const spilling = seen
+    .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
+                 && getComputedStyle(e).overflowX === 'visible')
+    .map(e => name(e) + ' ' + e.scrollWidth + '>' + e.clientWidth);
   const icons = [...document.querySelectorAll('svg:not(.tile-svg):not(.rating-chart svg), img')]
     .map(e => [e.getAttribute('class') || e.tagName, e.getBoundingClientRect()])
     .filter(([, r]) => r.width > %d || r.height > %d)
     .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
-  return {scroll: document.scrollingElement.scrollWidth, width, wide: wide.slice(0, 5), icons};
+  return {scroll: document.scrollingElement.scrollWidth, width, wide: wide.slice(0, 5),
+          spilling: spilling.slice(0, 5), icons};
 }""" % (ICON_LIMIT, ICON_LIMIT)
 
 # Every element that paints text of its own (a text node among its children), seen on the
@@ -61,6 +68,8 @@ def layout_problems(page) -> list[str]:
         problems.append(f"scrolls sideways: {found['scroll']} px in {found['width']}")
     if found["wide"]:
         problems.append(f"wider than the viewport: {found['wide']}")
+    if found["spilling"]:
+        problems.append(f"content spills out of its box: {found['spilling']}")
     if found["icons"]:
         problems.append(f"icons over {ICON_LIMIT} px: {found['icons']}")
     return problems

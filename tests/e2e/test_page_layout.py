@@ -125,7 +125,8 @@ def site(make_user, make_match):
         leaver = suspicious_pair(make_user)
         moderation.deactivate_player(leaver, moderator, "Играет сам с собой.")
         moderation.reactivate_player(leaver, moderator, "Объяснился, открыт снова.")
-        moderation.annul_game(finished.pk, moderator, "Проверка журнала.")
+        quarrel = requests.create_request(make_user("Petya"), players=3)
+        moderation.abort_game(quarrel.pk, moderator, "Заявка с оскорбительным названием.")
 
     game = f"/games/{finished.pk}"
     pages = [
