@@ -96,7 +96,17 @@ def suspicious_pair(make_user):
 
 
 @pytest.fixture
-def site(make_user, make_match):
+def finished_game(make_user):
+    """A game with fish rounds played to its end, before the browser starts."""
+    from tests.ratings import played
+
+    players = [make_user("Masha"), make_user("Alex"), make_user("Olya")]
+    record = played.load("finished_rules8")
+    return played.play(played.seat_table(players, record), players, record), players
+
+
+@pytest.fixture
+def site(finished_game, make_user, make_match):
     """Games at every moment the pages show (made before the browser starts), and the
     list of pages with who looks at each."""
     from django.contrib.auth.models import Group
@@ -106,15 +116,11 @@ def site(make_user, make_match):
     from games.lobby import service as requests
     from games.moderation import service as moderation
     from games.play import notify
-    from tests.ratings import played
 
-    masha, alex, olya = make_user("Masha"), make_user("Alex"), make_user("Olya")
+    finished, (masha, alex, olya) = finished_game
     moderator = make_user("moder", is_staff=True)
     moderator.groups.add(Group.objects.get(name=GROUP_NAME))
     with notify.collected():  # nobody is listening yet
-        record = played.load("finished_rules8")
-        finished = played.play(played.seat_table([masha, alex, olya], record),
-                               [masha, alex, olya], record)
         mid_round = running_match(make_match, [masha, alex, None],
                                   a_moment(lambda s: s.turn == 0 and any(s.scores), seats=3))
         summary = running_match(make_match, [masha, olya], between_rounds())
