@@ -1,8 +1,10 @@
-"""Every page of the site in Chromium, on a phone (390×844) and a desktop (1366×900), with
-content in it: nothing scrolls sideways, no element is wider than the viewport, no icon
-is drawn over 64 px, axe-core reports no serious or critical violation, every text has a
-contrast of at least 4.5:1, and a screenshot of each is kept in
-test-artifacts/screenshots/<page>-<size>.png for a person to look at (page_checks.py).
+"""Every page of the site in Chromium, on a phone (390×844, touch) and a desktop
+(1366×900), with content in it: nothing scrolls sideways, no element is wider than the
+viewport or spills out of its box, no icon is drawn over 64 px, axe-core reports no
+serious or critical violation, every text has a contrast of at least 4.5:1, a phone is
+not told about keys, nothing is refused by the Content-Security-Policy, and a screenshot
+of each is kept in test-artifacts/screenshots/<page>-<size>.png for a person to look at
+(page_checks.py).
 
 One server and one browser for the whole list; each page and size is a subtest, so one
 run reports every page's problems.  The game room is seen through its stable hooks only
@@ -178,7 +180,8 @@ def test_every_page_at_both_sizes(site, browser, daphne_server, subtests):
                     for selector in page.ready:
                         person.page.wait_for_selector(selector, state="attached")
                     problems = problems_of(person.page, page.name, size)
-                    assert problems == [], f"{page.path} at {size}:\n" + "\n".join(problems)
+                    assert problems == [], (f"{page.name} ({page.path}) at {size}:\n"
+                                             + "\n".join(problems))
             for person in people.values():
                 assert person.errors == [] and person.refused == []
         finally:
