@@ -81,11 +81,15 @@ class Person:
     Content-Security-Policy refused (Chromium says so on the console) fails the test
     anyway, when the people fixture ends."""
 
-    def __init__(self, browser, server, name: str, viewport: dict, touch: bool = False):
+    def __init__(self, browser, server, name: str, viewport: dict, touch: bool = False,
+                 **options):
+        """``touch``: a phone, played by taps; ``options``: more of the context's (e.g.
+        ``is_mobile``)."""
         self.name = name
-        self.touch = touch  # a phone: taps (has_touch), not a mouse
+        options.setdefault("has_touch", touch)
+        self.touch = options["has_touch"]  # a phone: taps, not a mouse
         self.context = browser.new_context(base_url=server.url, viewport=viewport,
-                                           locale="ru-RU", has_touch=touch)
+                                           locale="ru-RU", **options)
         self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []

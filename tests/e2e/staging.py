@@ -38,6 +38,12 @@ def a_moment(wanted, seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 40
                        seats, fish, pairs, tries, "the wanted moment")
 
 
+def between_rounds(seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400):
+    """The first pause after a round ended (its summary shown, the next not dealt yet)."""
+    return first_state(lambda state: state.phase == rules.DEAL and state.last_round is not None,
+                       seats, fish, False, tries, "a pause between rounds")
+
+
 def can_draw(state) -> bool:
     return any("draw" in action.to_json() for action in rules.legal_actions(state))
 
