@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
-                          MatchStatus, Seat, SeatAddress)
+from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, RUNNING,
+                          Match, MatchStatus, Seat, SeatAddress)
 from games.play import notify, seeds
-from games.play.service import RUNNING, PlayError, start
+from games.play.service import PlayError, start
 
 BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
 

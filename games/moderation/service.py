@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import ModeratorAction, Player, User
 from games.lobby import service as lobby
 from games.play import notify, service as services
-from games.models import ChatMessage, ChatSilence, Match, MatchStatus
+from games.models import RUNNING, ChatMessage, ChatSilence, Match, MatchStatus
 from ratings import services as ratings
 
 REASON_MIN, REASON_MAX = 3, 500
@@ -123,7 +123,7 @@ def deactivate_player(person: User, moderator, reason: str) -> None:
     if not User.objects.filter(pk=person.pk, is_active=True).exists():
         raise ModerationError(_("This account is closed already."))
     # The game first: leaving locks the match, then the players (services' order).
-    for match in Match.objects.filter(seats__user=person, status__in=services.RUNNING):
+    for match in Match.objects.filter(seats__user=person, status__in=RUNNING):
         try:
             if match.status == MatchStatus.PLAYING:
                 services.leave_game(match.pk, person)

@@ -19,9 +19,8 @@ from django.views.decorators.http import require_POST
 from accounts.models import ModeratorAction, User
 from games.moderation import service as moderation
 from games.moderation import suspicious as signs
-from games.play import service as services
 from games.lobby import service as requests
-from games.models import Match, RematchStatus, Seat
+from games.models import RUNNING, Match, RematchStatus, Seat
 from ratings.ladder import find_login, logins_starting
 
 RUNNING_PER_PAGE = 50
@@ -53,7 +52,7 @@ def _seats():
 @moderator_required
 def index(request):
     # Playing, then waiting; not the seatless table of an open offer of one more game.
-    running = (Match.objects.filter(status__in=services.RUNNING)
+    running = (Match.objects.filter(status__in=RUNNING)
                .exclude(rematch_of__status=RematchStatus.OPEN).prefetch_related(_seats())
                .defer("state").order_by("status", "-started_at", "-created_at"))
     page = Paginator(running, RUNNING_PER_PAGE).get_page(request.GET.get("page"))
@@ -90,7 +89,7 @@ def game(request, match_id):
     match = get_object_or_404(Match.objects.prefetch_related(_seats()), pk=match_id)
     return render(request, "games/moderation/game.html", {
         "match": match, "reason_form": ReasonForm(),
-        "running": match.status in services.RUNNING,
+        "running": match.status in RUNNING,
         "annulment": moderation.annulment_of(match),
         "actions": match.moderator_actions.select_related("moderator"),
         "can_annul": match.status in moderation.ENDED and match.rated

@@ -11,13 +11,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts.models import ModeratorAction
 from games.records import replayer
 from games.play import service as services
-from games.models import Match, MatchStatus
+from games.models import OVER, Match
 from games.room import chat
 from games.room.present import round_table, seat_names
 from games.records.fair import fair_block
 from games.records.log import record_of, state_after
-
-OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
 
 
 def _over_match(request, match_id):
