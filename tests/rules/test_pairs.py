@@ -121,6 +121,20 @@ def test_pair_scoring(hands, chain, move, fish, before, after):
     assert summary["credited"] == [credited[s % 2] for s in range(4)]
 
 
+def test_turns_alternate_between_the_pairs_and_partners_see_only_their_own_hands():
+    state = pair_state("1-2 5-5", "2-3 4-4", "3-4 6-6", "4-5 0-0", chain="1-1")
+    turns = []
+    for seat, played in enumerate(("1-2", "2-3", "3-4")):
+        state, _ = apply(state, play(seat, played, "right"))
+        turns.append(state.turn)
+    assert turns == [1, 2, 3]  # pair B, pair A, pair B: partners sit opposite each other
+    partner = view_for(state, 2)
+    assert partner["hand"] == ["6-6"] and partner["hand_counts"] == [1, 1, 1, 2]
+    assert "5-5" not in str(partner)  # the partner's (seat 0's) tile
+    assert "4-5" not in str(partner) and "0-0" not in str(partner)  # seat 3's
+    assert view_for(state, 0)["hand"] == ["5-5"]
+
+
 def test_a_pair_at_101_loses_and_both_its_players_are_goats():
     # Pair B at 95 open is credited 6 + 8 = 14 -> 109: Alex and Serg are the goats.
     state = pair_state("1-2", "0-6", "3-6", "2-6", chain="1-1", scores=(30, 95),
