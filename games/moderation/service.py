@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ModeratorAction, Player, User
+from accounts.moderators import is_moderator
 from games.lobby import service as lobby
 from games.play import notify, service as services
 from games.models import RUNNING, ChatMessage, ChatSilence, Match, MatchStatus
@@ -36,7 +37,7 @@ class ModerationError(Exception):
 
 
 def _check(moderator, reason: str) -> str:
-    if not (moderator.is_active and moderator.is_staff and moderator.has_perm("accounts.moderate")):
+    if not (moderator.is_active and is_moderator(moderator)):
         raise ModerationError(_("Only moderators may do this."))
     reason = (reason or "").strip()
     if not REASON_MIN <= len(reason) <= REASON_MAX:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import ModeratorAction, User
+from accounts.moderators import is_moderator
 from games.moderation import service as moderation
 from games.moderation import suspicious as signs
 from games.lobby import service as requests
@@ -39,7 +40,7 @@ def moderator_required(view):
     def wrapped(request, *args, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not (request.user.is_staff and request.user.has_perm("accounts.moderate")):
+        if not is_moderator(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)
     return wrapped
