@@ -86,7 +86,7 @@ def table_of(step: Step, names: dict, bots: set) -> dict:
         "score": state.scores[n], "remembered": state.remembered[n], "opened": state.opened[n],
         "turn": state.phase == rules.PLAYING and state.turn == n, "moved": step.seat == n,
         "goat": n in state.goats,
-        "pair": n % 2 + 1 if state.pairs else None,  # partners: seats 0&2, 1&3 (RULES.md 11)
+        "pair": rules.pair_of(n) + 1 if state.pairs else None,
     } for n in range(state.seats)]
     pairs = [{"number": p + 1, "names": pair_names(names, p), "score": state.scores[p],
               "remembered": state.remembered[p], "opened": state.opened[p],
