@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.rules.scoring import pair_of
 from games.models import Match, MoveKind
 from games.room.present import announce, pair_names, tile_halves
 from games.records.log import replay_log
@@ -86,7 +87,7 @@ def table_of(step: Step, names: dict, bots: set) -> dict:
         "score": state.scores[n], "remembered": state.remembered[n], "opened": state.opened[n],
         "turn": state.phase == rules.PLAYING and state.turn == n, "moved": step.seat == n,
         "goat": n in state.goats,
-        "pair": rules.pair_of(n) + 1 if state.pairs else None,
+        "pair": pair_of(n) + 1 if state.pairs else None,
     } for n in range(state.seats)]
     pairs = [{"number": p + 1, "names": pair_names(names, p), "score": state.scores[p],
               "remembered": state.remembered[p], "opened": state.opened[p],

@@ -13,6 +13,7 @@ from collections import namedtuple
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.rules.scoring import PAIRS, pair_of, pair_round_points
 from games.models import Match, MatchStatus, RoundScore
 
 
@@ -106,7 +107,7 @@ def _table_context(match: Match, state: rules.GameState | None, seats: list) -> 
         if match.result and match.rated else None,
         # A pair game marks each player's pair (1: seats 0 and 2, 2: seats 1 and 3) and
         # shows the pair's score once, in ``pairs``, rather than on both partners' lines.
-        "pair": rules.pair_of(n) + 1 if view["pairs"] else None,
+        "pair": n % 2 + 1 if view["pairs"] else None,
     } for n in range(view["seats"])]
     pairs = _pairs(view, names) if view["pairs"] else None
     last = view["last_round"]
@@ -136,7 +137,7 @@ def _table_context(match: Match, state: rules.GameState | None, seats: list) -> 
 
 def pair_names(names: dict, pair: int) -> str:
     """A pair's two players, "Masha & Olya" (seats 0 and 2 are pair 0, 1 and 3 pair 1)."""
-    return " & ".join(names.get(n, "?") for n in rules.PAIRS[pair])
+    return " & ".join(names.get(n, "?") for n in PAIRS[pair])
 
 
 def _pairs(view: dict, names: dict) -> list[dict]:
@@ -181,12 +182,12 @@ def _pair_round_table(names: dict, rows: list) -> dict:
     for number in sorted({r.round_number for r in rows}):
         by_seat = {r.seat: r for r in rows if r.round_number == number}
         first = by_seat[0]
-        points = rules.pair_round_points(first.result, first.result_seat,
-                                         [by_seat[seat].points for seat in range(4)])
+        points = pair_round_points(first.result, first.result_seat,
+                                   [by_seat[seat].points for seat in range(4)])
         cells = []
         for pair in (0, 1):
             row = by_seat[pair]
-            out = first.result == "out" and rules.pair_of(first.result_seat) == pair
+            out = first.result == "out" and pair_of(first.result_seat) == pair
             cells.append({
                 "before": before[pair], "fish": first.result == "fish", "out": out,
                 "points": points[pair],
