@@ -1,4 +1,4 @@
-"""The baseline of bench/render.py and tests/games/room/test_templates.py: the game room's
+"""The baseline of bench/render.py and tests/games/test_room_templates.py: the game room's
 frames as games/room/html.py built them with f-strings and ``escape()`` before they came
 from templates (templates/games/room/), kept unchanged to measure and compare against.
 
