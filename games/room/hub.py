@@ -250,8 +250,3 @@ _per_loop: PerLoop[RoomHub] = PerLoop(RoomHub)
 def hub() -> RoomHub:
     """The hub of the running event loop: one per server process (games/room/perloop.py)."""
     return _per_loop.get()
-
-
-def hub_if_any() -> RoomHub | None:
-    """The running loop's hub if a room has made one (a clock process has none)."""
-    return _per_loop.existing()

@@ -14,6 +14,7 @@ from collections import namedtuple
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.rules.scoring import PAIRS, pair_of, pair_round_points
 from games.models import Match, MatchStatus, RoundScore
 
 
@@ -130,7 +131,7 @@ def _summary(view: dict, names: dict) -> dict:
 
 def pair_names(names: dict, pair: int) -> str:
     """A pair's two players, "Masha & Olya" (seats 0 and 2 are pair 0, 1 and 3 pair 1)."""
-    return " & ".join(names.get(n, "?") for n in (pair, pair + 2))
+    return " & ".join(names.get(n, "?") for n in PAIRS[pair])
 
 
 def _pairs(view: dict, names: dict) -> list[dict]:
@@ -168,19 +169,22 @@ def round_table(match: Match, names: dict, seats: int, rows: list | None = None)
 def _pair_round_table(names: dict, rows: list) -> dict:
     """Per round and pair: its score before, its round points (0 for the pair that went
     out, shown "out"), and after.  Partners' rows hold the pair's tally alike, so the
-    pair's is read from its first seat's row; its points are its two players'."""
+    pair's is read from its first seat's row; its round points are the rules' reading
+    of the four players' (RULES.md 11)."""
     rounds = []
     before = [{"score": 0, "remembered": 0, "opened": False} for _pair in (0, 1)]
     for number in sorted({r.round_number for r in rows}):
         by_seat = {r.seat: r for r in rows if r.round_number == number}
         first = by_seat[0]
+        points = pair_round_points(first.result, first.result_seat,
+                                   [by_seat[seat].points for seat in range(4)])
         cells = []
         for pair in (0, 1):
             row = by_seat[pair]
-            out = first.result == "out" and first.result_seat % 2 == pair
+            out = first.result == "out" and pair_of(first.result_seat) == pair
             cells.append({
                 "before": before[pair], "fish": first.result == "fish", "out": out,
-                "points": 0 if out else row.points + by_seat[pair + 2].points,
+                "points": points[pair],
                 "credited": row.credited,
                 "after": {"score": row.score_after, "remembered": row.remembered_after,
                           "opened": row.opened},

@@ -145,6 +145,7 @@ PAIRS = ((0, 2), (1, 3))
 
 
 def pair_of(seat: int) -> int:
+    """The pair a seat plays in: 0 for seats 0 and 2, 1 for seats 1 and 3."""
     return seat % 2
 
 

@@ -283,9 +283,9 @@ async def test_a_timeout_is_enforced_with_no_client_connected(settings):
 
 
 async def test_a_move_sent_as_the_clock_times_its_turn_out_either_wins_alone():
-    """The room's way: on SQLite the move and the clock's sweep take turns on the event
-    loop (games/loopdb.py); the clock ticks, the turn having run out, as the move comes:
-    started just before the move is sent, or just after."""
+    """The room's way: on SQLite the move and the clock's sweep take turns on channels' one
+    database thread (games/play/dbcall.py); the clock ticks, the turn having run out, as the
+    move comes: started just before the move is sent, or just after."""
     winners = []
     for game in range(4):
         users = await make_users(f"race{game}-0", f"race{game}-1")
