@@ -86,6 +86,17 @@ BUTTON = re.compile(r"<button[^>]*?(data-playable|data-end=\"\w+\"|data-action=\
 NOTICE_ERROR = re.compile(r'<div id="room-notice" class="room-notice error"[^>]*>([^<]*)<')
 # A chat line coming into a room (games/room/chat.py, templates/games/chat/new_line.html).
 CHAT_LINE = re.compile(r'beforeend:#chat-lines.*?<span class="chat-text">([^<]*)<', re.S)
+# The table of the frame that answers an action (games/room/html.py): a round no longer
+# played, or the round's last move a knock (the server's: a player never sends one).
+TABLE = re.compile(r'<div id="table"[^>]*>')
+
+
+def followed(frame: str) -> bool:
+    """Whether the answer to an action shows more than the action: knocks the server
+    made for the next players, or the round's end."""
+    table = TABLE.search(frame)
+    return table is not None and ('data-phase="play"' not in table.group(0)
+                                  or 'data-last="knock"' in table.group(0))
 
 
 # -- the site under test ----------------------------------------------------------------
@@ -365,7 +376,7 @@ class Connection:
             self.game.seen(self, version, now)
             if self.waiting is not None and not self.waiting.done() \
                     and version > self.wait_version:
-                self.answer_followed = 'class="announcements"' in frame
+                self.answer_followed = followed(frame)
                 self.waiting.set_result(now)
             self.game.changed.set()
             return

@@ -1,16 +1,15 @@
-"""Benchmark: the game room's frames as a server renders them after each move, from the
-templates (games/room/html.py, templates/games/room/) side by side with the f-strings
-they replaced (bench/room_html_fstrings.py, the baseline), in one run.
+"""Benchmark: the game room's frames as a server renders them after each action
+(games/room/cache.py, games/room/html.py, templates/games/room/).
 
-A server renders every seat's frame of every version of a match (games/room/cache.py).
-Both sides render the four seats' frames of the same versions of random four-player
-games (played through the rules service, no database), from fresh snapshots, each the
-way it runs on the site: the seat's context (games.room.present.room_context, the same
-code for both) and its HTML -- the baseline with its parts kept across versions and
-seats, as it kept them.  They run in alternating slices of equal time, so a noisy
-machine slows both alike.  Prints, for each, the versions rendered per second, the time
-per frame (context and HTML; wall clock, and this process's CPU, which on a machine
-shared with others is the steadier figure) and the frame's mean size.
+A server shows every version of a match to each of its sockets: the table (``#table``)
+is the same markup for every viewer, rendered once per version and language and kept on
+the snapshot; each socket adds its own small part (``#room``: the mover's hand with its
+buttons, a waiting seat's hand, a spectator's nothing).  This renders, from fresh
+snapshots of every version of random four-player games (played through the rules
+service, no database), each kind of fragment and the whole of an action -- the table once
+and the parts of four seats and one spectator -- and prints for each the time per
+fragment (wall clock, and this process's CPU, the steadier figure on a machine shared
+with others) and its mean size.
 
     .venv/bin/python bench/render.py [--seconds 10] [--games 20]
 """
@@ -27,8 +26,8 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
 
-SLICE = 0.5  # seconds of one side before the other's turn
 SEATS = 4
+LANGUAGE = "ru"
 
 
 def python_cpu_ms() -> float:
@@ -66,68 +65,47 @@ def snapshot_of(state, version: int):
     from django.utils import timezone
 
     from accounts.models import User
-    from games.room import cache as snapshots
     from games.models import Match, MatchStatus, Seat
+    from games.room import cache
 
     match = Match(pk=1, seats_count=SEATS, status=MatchStatus.PLAYING, version=version,
                   deadline=timezone.now(), rated=True)
     seats = [Seat(number=n, user=User(pk=n + 1, username=f"игрок{n}")) for n in range(SEATS)]
-    return snapshots.Snapshot(match, seats, [], state)
+    return cache.Snapshot(match, seats, [], state)
 
 
-def template_frame(snapshot, seat: int, language: str) -> str:
-    """A frame as the site renders it now: from the templates."""
-    from games.room import cache as snapshots
-    from games.room.present import announce
+class Kind:
+    """One kind of fragment: its count, time and size."""
 
-    return snapshots.render(snapshot, seat, language, announce)
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.count = self.chars = 0
+        self.seconds = self.cpu = 0.0
 
-
-def fstring_frame(snapshot, seat: int, language: str) -> str:
-    """A frame as games/room/cache.py rendered it with the f-strings (the baseline)."""
-    from django.utils import translation
-
-    from games.room.present import announce
-    from games.room.present import room_context
-
-    import room_html_fstrings
-
-    shared = snapshot.parts.setdefault(language, {})
-    with translation.override(language):
-        context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
-                               shared=shared)
-        return room_html_fstrings.room(context, announce((), context["names"]), shared, language)
-
-
-class Side:
-    def __init__(self, name: str, frame) -> None:
-        self.name, self.frame = name, frame
-        self.versions = self.frames = self.bytes = 0
-        self.seconds = self.cpu_seconds = 0.0
-
-    def run_for(self, seconds: float, versions) -> None:
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            snapshot = next(versions)
-            start, cpu_start = time.perf_counter(), time.process_time()
-            for seat in range(SEATS):
-                frame = self.frame(snapshot, seat, "ru")
-                self.bytes += len(frame)
-                self.frames += 1
-            self.seconds += time.perf_counter() - start
-            self.cpu_seconds += time.process_time() - cpu_start
-            self.versions += 1
+    def add(self, seconds: float, cpu: float, chars: int) -> None:
+        self.count += 1
+        self.seconds += seconds
+        self.cpu += cpu
+        self.chars += chars
 
     def report(self) -> str:
-        return (f"{self.name:>9}: {self.versions / self.seconds:8.0f} versions/s, "
-                f"{1e6 * self.seconds / self.frames:6.0f} µs a frame "
-                f"({1e6 * self.cpu_seconds / self.frames:.0f} µs of this process's CPU), "
-                f"{self.bytes / self.frames:6.0f} characters a frame")
+        if not self.count:
+            return f"{self.name:>24}: none"
+        return (f"{self.name:>24}: {1e6 * self.seconds / self.count:7.0f} µs "
+                f"({1e6 * self.cpu / self.count:5.0f} µs of this process's CPU), "
+                f"{self.chars / self.count:6.0f} characters")
+
+
+def timed(kind: Kind, render):
+    start, cpu_start = time.perf_counter(), time.process_time()
+    out = render()
+    kind.add(time.perf_counter() - start, time.process_time() - cpu_start, len(out))
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10, help="of each side")
+    parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--games", type=int, default=20,
                         help="random games whose versions are rendered")
     args = parser.parse_args()
@@ -135,33 +113,45 @@ def main() -> None:
     import django
     django.setup()
     from django.template import engines
+
+    from games.room import cache
     engines["jinja2"].env.auto_reload = False  # as with DEBUG off: no file looked at again
 
     states = game_states(args.games, random.Random(2026))
+    kinds = {name: Kind(name) for name in (
+        "table (once a version)", "mover's part", "waiting seat's part", "spectator's part",
+        "action: all five frames")}
 
-    def fresh_snapshots():  # a snapshot keeps its version's shared context: always a new one
-        while True:
+    def run(seconds: float) -> None:
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
             for version, state in enumerate(states):
-                yield snapshot_of(state, version)
+                snapshot = snapshot_of(state, version)
+                start, cpu_start = time.perf_counter(), time.process_time()
+                chars = len(timed(kinds["table (once a version)"],
+                                  lambda: cache.table(snapshot, LANGUAGE)))
+                for seat in (*range(SEATS), None):
+                    kind = ("spectator's part" if seat is None else "mover's part"
+                            if seat == state.turn and state.phase == "play"
+                            else "waiting seat's part")
+                    chars += len(timed(kinds[kind],
+                                       lambda: cache.seat_part(snapshot, seat, LANGUAGE)))
+                kinds["action: all five frames"].add(
+                    time.perf_counter() - start, time.process_time() - cpu_start, chars)
+                if time.perf_counter() > deadline:
+                    return
 
-    sides = [Side("templates", template_frame), Side("f-strings", fstring_frame)]
-    streams = {side.name: fresh_snapshots() for side in sides}
-    print(f"{len(states)} versions of {args.games} random four-player games, "
-          f"{args.seconds:g} s a side; the fixed piece of Python: {python_cpu_ms():.0f} ms of CPU")
-    for side in sides:  # warm up: imports, translations, the tiles' drawings
-        side.run_for(0.2, streams[side.name])
-        side.versions = side.frames = side.bytes = 0
-        side.seconds = side.cpu_seconds = 0.0
-    spent = 0.0
-    while spent < args.seconds:
-        for side in sides:
-            side.run_for(SLICE, streams[side.name])
-        spent += SLICE
-    for side in sides:
-        print(side.report())
-    templates, fstrings = sides
-    ratio = (templates.seconds / templates.frames) / (fstrings.seconds / fstrings.frames)
-    print(f"templates / f-strings, time per frame: {ratio:.2f}")
+    run(0.3)  # warm up: imports, translations, the tiles' drawings
+    for kind in kinds.values():
+        kind.__init__(kind.name)
+    print(f"{len(states)} versions of {args.games} random four-player games, {args.seconds:g} s; "
+          f"the fixed piece of Python: {python_cpu_ms():.0f} ms of CPU")
+    run(args.seconds)
+    for kind in kinds.values():
+        print(kind.report())
+    action = kinds["action: all five frames"]
+    print(f"{action.count / action.seconds:.0f} versions/s; an action's frames are the table "
+          f"once and five sockets' parts (four seats and a spectator)")
 
 
 if __name__ == "__main__":

@@ -12,11 +12,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Match, MatchStatus, Move, RoundScore, Seat
+from games.models import RUNNING, Match, Move, RoundScore, Seat
 from kozel_site.readonly_admin import ReadOnlyAdminMixin, ReadOnlyTabularInline
 from ratings.models import RatingRecord
 
-RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
 # What tells a running game's hidden tiles: the state and the server seed of a match, the
 # payload of a move.
 HIDDEN_MATCH_FIELDS = ("state", "server_seed")

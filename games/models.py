@@ -38,6 +38,11 @@ class MatchStatus(models.TextChoices):
     ABORTED = "aborted", _("aborted")
 
 
+# A running game can still change (games/play); every other one is over.
+RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
+OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
+
+
 class Match(models.Model):
     seats_count = models.PositiveSmallIntegerField(_("number of seats"), default=MAX_SEATS)
     fish = models.CharField(_("fish"), max_length=3, choices=Fish.choices, default=Fish.ALL)
@@ -124,7 +129,7 @@ class Match(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.status in (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
+        return self.status in OVER
 
     @cached_property
     def client_seeds(self) -> list[str]:

@@ -112,7 +112,7 @@ TEMPLATES = [
         },
     },
     {
-        # The game room's frames only (games/room_html.py asks for it by name): rendered
+        # The game room's frames only (games/room/html.py asks for it by name): rendered
         # for every seat on every move, where Django's templates cost four times as much
         # as Jinja2's (games/jinja2_env.py).  Compiled templates are kept (with DEBUG on,
         # a changed file is compiled again).

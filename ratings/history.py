@@ -16,11 +16,10 @@ from django.db.models import FloatField, Func
 from django.utils import timezone
 
 from accounts.moderators import is_moderator
-from games.models import Match, MatchStatus, Seat
+from games.models import RUNNING, Match, MatchStatus, Seat
 from ratings.chart import rating_chart
 from ratings.models import RatingRecord
 
-RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)  # every other game is over
 GAMES_PER_PAGE = 20
 
 

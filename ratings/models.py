@@ -67,10 +67,6 @@ class RatingRecord(AppendOnlyModel):
             models.Index(fields=["created_at"], name="ratingrecord_period_idx"),
         ]
 
-    @property
-    def is_annulment(self):
-        return self.annuls_id is not None
-
     def __str__(self):
         sign = "+" if self.points >= 0 else "−"
         return f"{self.player} {sign}{abs(self.points)} (#{self.match_id})"

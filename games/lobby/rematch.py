@@ -10,7 +10,7 @@ table stays private while it waits, so that no lobby lists it.
 Each person accepts with a client seed of their own (``accept``); bots accept at once.
 When the last person accepts, everyone sits down one seat on -- seat n at n + 1, modulo
 the seats, so that partners stay partners -- and the first deal is made the lobby's way
-(``service._start``: games.play.service.start, the one path).
+(``service.start_table``: games.play.service.start, the one path).
 
 The offer is withdrawn when one of its people declines (``decline``), sits down at
 another table (``withdraw_for``, from the lobby), or has no socket open to the game's
@@ -36,7 +36,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from games.lobby.service import _check_free, _seat_person, _start, _table, current_match
+from games.lobby.service import (check_free, current_match, seat_bot, seat_person,
+                                 seatless_table, start_table)
 from games.models import Match, MatchStatus, Rematch, RematchStatus, RematchWithdrawal, Seat
 from games.play import notify, seeds
 from games.play.service import PlayError
@@ -89,9 +90,9 @@ def view_of(game_id: int) -> dict | None:
 
 def offer(game: Match) -> Rematch:
     """Offer one more game to the people of ``game``, inside the transaction that ends it."""
-    table = _table(created_by_id=game.created_by_id, seats_count=game.seats_count,
-                   fish=game.fish, pairs=game.pairs, turn_seconds=game.turn_seconds,
-                   rated=game.rated, private=True)
+    table = seatless_table(created_by_id=game.created_by_id, seats_count=game.seats_count,
+                           fish=game.fish, pairs=game.pairs, turn_seconds=game.turn_seconds,
+                           rated=game.rated, private=True)
     rematch = Rematch.objects.create(
         game_id=game.pk, table=table,
         expires_at=timezone.now() + timedelta(seconds=settings.KOZEL_REMATCH_SECONDS))
@@ -140,7 +141,7 @@ def accept(game_id: int, user, client_seed: str | None = None,
     rematch, seats = _locked(game_id, user)
     if str(user.pk) in rematch.accepted:
         raise PlayError(_("You have accepted already."), "answered")
-    _check_free(user)
+    check_free(user)
     rematch.accepted[str(user.pk)] = {"client_seed": client_seed, "address": address}
     if all(s.is_bot or str(s.user_id) in rematch.accepted for s in seats):
         _sit_down(rematch, seats)
@@ -167,14 +168,13 @@ def _sit_down(rematch: Rematch, seats: list[Seat]) -> None:
     for seat in seats:
         number = (seat.number + 1) % len(seats)
         if seat.is_bot:
-            Seat.objects.create(match=table, number=number, bot_name=seat.bot_name,
-                                client_seed=seeds.bot_client_seed(number))
+            seat_bot(table, number, seat.bot_name)
         else:
             given = rematch.accepted[str(seat.user_id)]
-            _seat_person(table, number, seat.user, given["address"], given["client_seed"])
+            seat_person(table, number, seat.user, given["address"], given["client_seed"])
     rematch.status = RematchStatus.STARTED
     rematch.save(update_fields=["accepted", "status"])
-    _start(table)
+    start_table(table)
     rematch.table = table
     _told(rematch, seats)
 

@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
-                          MatchStatus, Seat, SeatAddress)
+from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, RUNNING,
+                          Match, MatchStatus, Seat, SeatAddress)
 from games.play import notify, seeds
-from games.play.service import RUNNING, PlayError, start
+from games.play.service import PlayError, start
 
 BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
 
@@ -35,7 +35,8 @@ def _lock_person(user) -> None:
     Player.objects.select_for_update().filter(user=user).first()
 
 
-def _check_free(user) -> None:
+def check_free(user) -> None:
+    """PlayError unless ``user`` sits at no waiting or running table."""
     if current_match(user) is not None:
         raise PlayError(_("You already sit at a table: finish or leave it first."), "busy")
 
@@ -51,8 +52,8 @@ def _check_options(players, fish, turn_seconds, pairs=False) -> None:
         raise PlayError(_("Pairs (2 against 2) need a table of four."), "invalid")
 
 
-def _seat_person(match: Match, number: int, user, address: str | None,
-                 client_seed: str) -> Seat:
+def seat_person(match: Match, number: int, user, address: str | None,
+                client_seed: str) -> Seat:
     """``user`` in seat ``number`` with their client seed, and the client address they
     took it from (if known), which only the moderation pages read."""
     seat = Seat.objects.create(match=match, number=number, user=user, client_seed=client_seed)
@@ -61,16 +62,23 @@ def _seat_person(match: Match, number: int, user, address: str | None,
     return seat
 
 
+def seat_bot(match: Match, number: int, name: str) -> Seat:
+    """A bot called ``name`` in seat ``number``; its client seed is its seat number
+    (RECORD.md, kozel-fair/1)."""
+    return Seat.objects.create(match=match, number=number, bot_name=name,
+                               client_seed=seeds.bot_client_seed(number))
+
+
 def _sitting_down(user) -> None:
     """``user``, locked, takes a seat somewhere: first checked to be free, and their
     offer of one more game after their last game (if still open) is withdrawn."""
     from games.lobby import rematch  # it starts its tables with this module's help
 
-    _check_free(user)
+    check_free(user)
     rematch.withdraw_for(user)
 
 
-def _table(**fields) -> Match:
+def seatless_table(**fields) -> Match:
     """A new table without seats; its server seed is drawn now, so that its commitment
     is public from the first moment."""
     return Match.objects.create(**seeds.seed_fields(), **fields)
@@ -83,9 +91,9 @@ def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
     client_seed = seeds.client_seed(client_seed)
     _lock_person(user)
     _sitting_down(user)
-    match = _table(created_by=user, seats_count=players, fish=fish, turn_seconds=turn_seconds,
-                   pairs=pairs, **fields)
-    _seat_person(match, 0, user, address, client_seed)
+    match = seatless_table(created_by=user, seats_count=players, fish=fish,
+                           turn_seconds=turn_seconds, pairs=pairs, **fields)
+    seat_person(match, 0, user, address, client_seed)
     return match
 
 
@@ -126,9 +134,9 @@ def join_request(user, match_id: int, invite_token: str | None = None,
     _sitting_down(user)
     taken = set(match.seats.values_list("number", flat=True))
     number = min(set(range(match.seats_count)) - taken)
-    _seat_person(match, number, user, address, client_seed)
+    seat_person(match, number, user, address, client_seed)
     if len(taken) + 1 == match.seats_count:
-        _start(match)
+        start_table(match)
     if not match.private:
         notify.lobby_changed()
     return match
@@ -159,13 +167,12 @@ def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30
                        client_seed=client_seed,
                        rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
-        Seat.objects.create(match=match, number=number, bot_name=name,
-                            client_seed=seeds.bot_client_seed(number))
-    _start(match)
+        seat_bot(match, number, name)
+    start_table(match)
     return match
 
 
-def _start(match: Match) -> None:
+def start_table(match: Match) -> None:
     """The table is full: the first deal, and its people's lobby pages to the room."""
     start(match)
     match.refresh_from_db()

@@ -1,7 +1,7 @@
 """The lobby's pages and form posts: create, join and leave requests, play with bots,
 and a private table's invitation page.
 
-Every post calls one function of games.play.service and redirects; a refusal (PlayError)
+Every post calls one function of games.lobby.service and redirects; a refusal (PlayError)
 becomes a message on the lobby page.  Posts made by htmx (the request list's buttons,
 which the WebSocket re-renders without a CSRF field) get the redirect as an HX-Redirect.
 """

@@ -18,9 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ModeratorAction, Player, User
+from accounts.moderators import is_moderator
 from games.lobby import service as lobby
 from games.play import notify, service as services
-from games.models import ChatMessage, ChatSilence, Match, MatchStatus
+from games.models import RUNNING, ChatMessage, ChatSilence, Match, MatchStatus
 from ratings import services as ratings
 
 REASON_MIN, REASON_MAX = 3, 500
@@ -36,7 +37,7 @@ class ModerationError(Exception):
 
 
 def _check(moderator, reason: str) -> str:
-    if not (moderator.is_active and moderator.is_staff and moderator.has_perm("accounts.moderate")):
+    if not (moderator.is_active and is_moderator(moderator)):
         raise ModerationError(_("Only moderators may do this."))
     reason = (reason or "").strip()
     if not REASON_MIN <= len(reason) <= REASON_MAX:
@@ -123,7 +124,7 @@ def deactivate_player(person: User, moderator, reason: str) -> None:
     if not User.objects.filter(pk=person.pk, is_active=True).exists():
         raise ModerationError(_("This account is closed already."))
     # The game first: leaving locks the match, then the players (services' order).
-    for match in Match.objects.filter(seats__user=person, status__in=services.RUNNING):
+    for match in Match.objects.filter(seats__user=person, status__in=RUNNING):
         try:
             if match.status == MatchStatus.PLAYING:
                 services.leave_game(match.pk, person)

@@ -17,11 +17,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import ModeratorAction, User
+from accounts.moderators import is_moderator
 from games.moderation import service as moderation
 from games.moderation import suspicious as signs
-from games.play import service as services
 from games.lobby import service as requests
-from games.models import Match, RematchStatus, Seat
+from games.models import RUNNING, Match, RematchStatus, Seat
 from ratings.ladder import find_login, logins_starting
 
 RUNNING_PER_PAGE = 50
@@ -40,7 +40,7 @@ def moderator_required(view):
     def wrapped(request, *args, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not (request.user.is_staff and request.user.has_perm("accounts.moderate")):
+        if not is_moderator(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)
     return wrapped
@@ -53,7 +53,7 @@ def _seats():
 @moderator_required
 def index(request):
     # Playing, then waiting; not the seatless table of an open offer of one more game.
-    running = (Match.objects.filter(status__in=services.RUNNING)
+    running = (Match.objects.filter(status__in=RUNNING)
                .exclude(rematch_of__status=RematchStatus.OPEN).prefetch_related(_seats())
                .defer("state").order_by("status", "-started_at", "-created_at"))
     page = Paginator(running, RUNNING_PER_PAGE).get_page(request.GET.get("page"))
@@ -90,7 +90,7 @@ def game(request, match_id):
     match = get_object_or_404(Match.objects.prefetch_related(_seats()), pk=match_id)
     return render(request, "games/moderation/game.html", {
         "match": match, "reason_form": ReasonForm(),
-        "running": match.status in services.RUNNING,
+        "running": match.status in RUNNING,
         "annulment": moderation.annulment_of(match),
         "actions": match.moderator_actions.select_related("moderator"),
         "can_annul": match.status in moderation.ENDED and match.rated

@@ -1,7 +1,8 @@
 """Telling connected clients that something changed, once the change is committed.
 
-Group messages carry versions and public events only, never a hand: every consumer reads
-the match itself and renders its own seat's view (DESIGN.md, a move end to end, step 4).
+Group messages carry versions and public events only, never a hand: each process's hub
+loads the match once and every consumer renders its own seat's view (DESIGN.md, a change
+end to end, step 5).
 """
 
 import asyncio
@@ -44,9 +45,9 @@ def collected():
     an event loop to send after it (``send_collected``).
 
     Sending from a worker thread means waiting there until the event loop has sent: on
-    channels' one database thread that wait held up every other consumer's work while
-    the loop was busy.  Notices are still only collected once the
-    transaction has committed.
+    channels' one database thread that wait would hold up every other consumer's work
+    while the loop is busy.  Notices are still only collected once the transaction has
+    committed.
     """
     previous = getattr(_outbox, "notices", None)
     _outbox.notices = notices = []

@@ -18,11 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.models import Match, MatchStatus, MoveKind
+from games.models import RUNNING, Match, MatchStatus, MoveKind
 from games.play import bots, finish, store
 from games.rules import fair
 
-RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
 # How often the clock, a leaver or a moderator decides afresh when the game moved on
 # while they decided: each try reads the match anew, so one is almost always enough.
 TRIES = 5

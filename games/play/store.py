@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import NamedTuple
-
 from functools import lru_cache
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -97,9 +96,10 @@ def _update_sql(names: tuple[str, ...]) -> str:
     """UPDATE of these Match fields on the match at a version (the compare-and-swap)."""
     quote = connection.ops.quote_name
     fields = [Match._meta.get_field(name) for name in names]
+    version = Match._meta.get_field("version")
     return (f"UPDATE {quote(Match._meta.db_table)} SET "
             + ", ".join(f"{quote(f.column)} = %s" for f in fields)
-            + f" WHERE {quote('id')} = %s AND {quote('version')} = %s")
+            + f" WHERE {quote(Match._meta.pk.column)} = %s AND {quote(version.column)} = %s")
 
 
 MOVE_COLUMNS = ("match", "number", "seat", "kind", "payload", "created_at")

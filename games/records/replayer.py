@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.rules.scoring import pair_of
 from games.models import Match, MoveKind
 from games.room.present import announce, pair_names, tile_halves
 from games.records.log import replay_log
@@ -86,7 +87,7 @@ def table_of(step: Step, names: dict, bots: set) -> dict:
         "score": state.scores[n], "remembered": state.remembered[n], "opened": state.opened[n],
         "turn": state.phase == rules.PLAYING and state.turn == n, "moved": step.seat == n,
         "goat": n in state.goats,
-        "pair": n % 2 + 1 if state.pairs else None,  # partners: seats 0&2, 1&3 (RULES.md 11)
+        "pair": pair_of(n) + 1 if state.pairs else None,
     } for n in range(state.seats)]
     pairs = [{"number": p + 1, "names": pair_names(names, p), "score": state.scores[p],
               "remembered": state.remembered[p], "opened": state.opened[p],

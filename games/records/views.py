@@ -9,15 +9,16 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.models import ModeratorAction
+from accounts.moderators import is_moderator
+from games.rules.scoring import pair_of
+from games.moderation.service import annulment_of
 from games.records import replayer
 from games.play import service as services
-from games.models import Match, MatchStatus
+from games.models import OVER, Match
 from games.room import chat
 from games.room.present import round_table, seat_names
 from games.records.fair import fair_block
 from games.records.log import record_of, state_after
-
-OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
 
 
 def _over_match(request, match_id):
@@ -47,8 +48,7 @@ def game(request, match_id):
     for record in match.rating_records.select_related("player"):
         if not record.annuls_id:
             records[record.player.user_id] = record
-    annulment = (ModeratorAction.objects.filter(match=match, action=ModeratorAction.Kind.ANNUL)
-                 .select_related("moderator").first())
+    annulment = annulment_of(match)
     aborted = (ModeratorAction.objects.filter(match=match, action=ModeratorAction.Kind.ABORT)
                .select_related("moderator").first())
     # The final standing: from the result when the game ended by the rules, else (an
@@ -64,10 +64,9 @@ def game(request, match_id):
         "interrupter": result.get("interrupted_by") == s.number,
         "points": points[s.number] if match.rated else None,
         "record": records.get(s.user_id), "client_seed": s.client_seed,
-        "pair": s.number % 2 + 1 if match.pairs else None,  # partners: seats 0&2, 1&3
+        "pair": pair_of(s.number) + 1 if match.pairs else None,
     } for s in seats]
-    staff = request.user.is_authenticated and request.user.is_staff \
-        and request.user.has_perm("accounts.moderate")
+    staff = is_moderator(request.user)
     is_player = any(s.user_id == request.user.pk for s in seats if s.user_id)
     return render(request, "games/game.html", {
         "match": match, "players": players, "result": result,

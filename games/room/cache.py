@@ -2,8 +2,9 @@
 
 A change of a match reaches every room consumer of it in this process (four seats and
 any spectators): they share one load of the new version -- the match row, and the seats
-and score rows when they can have changed -- and each renders its own seat's frame from
-it on the event loop, without touching the database.  The same snapshot is what a
+and score rows when they can have changed -- and one rendering of its table per language
+(games/room/html.py: the same markup for every viewer), and each adds its own small part
+(its hand) on the event loop, without touching the database.  The same snapshot is what a
 player's next move is checked against (games.play.service.act), so a move costs no read.
 
 Nothing here decides anything: a snapshot answers a notice only while it is at least as
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
@@ -26,7 +28,8 @@ from games.models import Match, MatchStatus
 from games.play.dbcall import database_call
 from games.room import html
 from games.room.perloop import PerLoop
-from games.room.present import room_context, round_row, round_rows, round_table, seat_names
+from games.room.present import (round_row, round_rows, round_table, seat_context, seat_names,
+                                table_context)
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices
 
@@ -41,9 +44,11 @@ class Snapshot:
     # The score table, the same for every seat: rendered once per language and change
     # (snapshots of one match share it while its rows stay the same).
     round_tables: dict = field(default_factory=dict)
-    # What every seat's frame of this version shows alike, per language (worked out for
-    # the first seat rendered: games.room.present.room_context).
-    parts: dict = field(default_factory=dict)
+    # The table every viewer of this version sees alike: what it shows (worked out once,
+    # games.room.present.table_context) and its markup per language; and a spectator's
+    # own part, the same for every spectator, per (language, None).
+    shared: dict | None = None
+    tables: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -79,13 +84,44 @@ def rounds_ended(state: rules.GameState) -> int:
     return state.round - 1 if state.phase == rules.PLAYING else state.round
 
 
-def render(snapshot: Snapshot, seat: int | None, language: str, announce, events=()) -> str:
-    """The room frame of ``seat`` (None: a spectator); no database access."""
-    shared = snapshot.parts.setdefault(language, {})
-    with translation.override(language):
-        context = room_context(snapshot.match, seat, state=snapshot.state, seats=snapshot.seats,
-                               shared=shared)
-        return html.room(context, announce(events, context["names"]))
+def render(snapshot: Snapshot, seat: int | None, language: str) -> str:
+    """The frame of ``seat`` (None: a spectator): its own part first, then the table every
+    viewer shares; no database access."""
+    return seat_part(snapshot, seat, language) + table(snapshot, language)
+
+
+def table(snapshot: Snapshot, language: str) -> str:
+    """The ``#table`` fragment of this version, rendered once per language."""
+    rendered = snapshot.tables.get(language)
+    if rendered is None:
+        with _language(language):
+            rendered = snapshot.tables[language] = html.table(_shared(snapshot))
+    return rendered
+
+
+def seat_part(snapshot: Snapshot, seat: int | None, language: str) -> str:
+    """The ``#room`` fragment of one viewer: their hand and what they may do (a
+    spectator's, the same for them all, is rendered once)."""
+    if seat is None and (language, None) in snapshot.tables:
+        return snapshot.tables[language, None]
+    with _language(language):
+        rendered = html.seat(seat_context(_shared(snapshot), seat))
+    if seat is None:
+        snapshot.tables[language, None] = rendered
+    return rendered
+
+
+def _language(language: str):
+    """The language to render in (the frames of the site's own language need no switch)."""
+    if translation.get_language() == language:
+        return nullcontext()
+    return translation.override(language)
+
+
+def _shared(snapshot: Snapshot) -> dict:
+    if snapshot.shared is None:
+        snapshot.shared = table_context(snapshot.match, snapshot.state, snapshot.seats)
+    return snapshot.shared
 
 
 def score_table(snapshot: Snapshot, language: str) -> tuple[tuple, str]:

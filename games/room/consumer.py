@@ -27,7 +27,6 @@ from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call
 from games.room import cache, chat, hub as hubs, rematch as rematch_html, socketcaps, watching
-from games.room.present import announce
 from kozel_site.clientaddress import scope_address
 
 log = logging.getLogger(__name__)
@@ -346,19 +345,19 @@ class GameConsumer(ClosingOnce):
         """After Redis came back (the hub is in the group again): a view loaded since."""
         await self.send_snapshot(await self.snapshots.at_least(self.match_id, 0, since))
 
-    async def send_room(self, events=(), extra=""):
+    async def send_room(self, extra=""):
         """This seat's full view, loaded now (on connecting, or after a stale move);
         ``extra``, more markup, goes in the same frame."""
         self.sent_table = None  # the page may have been reloaded: everything again
         snapshot = await self.snapshots.fresh(self.match_id)
         if snapshot is None and extra:
             await self.send(text_data=extra)
-        await self.send_snapshot(snapshot, events, extra)
+        await self.send_snapshot(snapshot, extra)
 
-    async def send_snapshot(self, snapshot, events=(), extra=""):
+    async def send_snapshot(self, snapshot, extra=""):
         if snapshot is not None and snapshot.version >= self.sent_version:
             self.sent_version = snapshot.version
-            frame = cache.render(snapshot, self.seat, self.language, announce, events)
+            frame = cache.render(snapshot, self.seat, self.language)
             table_key, table = cache.score_table(snapshot, self.language)
             if table_key != self.sent_table:  # it changes once a round: sent only then
                 self.sent_table = table_key

@@ -1,19 +1,24 @@
-"""The game room's frames: ``#room`` and ``#round-table``, out-of-band swaps sent over the
-WebSocket (games/room/consumer.py) and embedded in the room page (games/room/views.py).
+"""The game room's frames: out-of-band swaps sent over the WebSocket
+(games/room/consumer.py) and embedded in the room page (games/room/views.py).
+
+A frame is three fragments:
+
+- ``#table`` (``table``): the seats around the table, the chain, the bazaar, the bank, the
+  round's bar and clock, the round told in words, the summary between rounds and the
+  game's end.  The same markup for every viewer of a version in a language -- it holds
+  nothing of any seat's own -- so a process renders it once per version and language
+  and every socket of the match shares it (games/room/cache.py).  Where a viewer sees
+  the table differently (their seat at the bottom, their partner opposite, their clock),
+  the page does it from ``data-me`` on the element around the fragments (views.py,
+  static/css/room.css, static/js/kozel.js).
+- ``#room`` (``seat``): the viewer's own part -- their hand, which tiles they may play on
+  which ends, the draw button, the version their buttons send, and the hooks
+  ``data-game``, ``data-status``, ``data-turn-mine``, ``data-version``.  Small, and
+  first in a frame.
+- ``#round-table`` (``score_table``): the score table, sent only when it changed.
 
 The markup is in templates/games/room/, rendered by Jinja2 with autoescaping
-(games/jinja2_env.py says why not Django's template language).  It keeps the stable
-hooks the browser tests and the page's script (static/js/kozel.js) use: the hand
-``[data-hand]`` of buttons ``[data-tile="a-b"]`` with ``data-playable`` on the tiles the
-seat may play now, ``[data-end="left"|"right"]``, ``[data-action="draw"]``, the seats
-``[data-seat]`` and the room's ``data-status``, ``data-turn-mine`` and ``data-version``.
-
-A move makes every seat's and spectator's frame again, and most of each is what the
-frame before showed too: a player's line changes only when that player moves or the
-turn passes, the chain grows by a tile once for all seats, a hand of a seat not to move
-carries no version and changes only when that seat plays.  Those parts are rendered once
-(parts.html, hand.html) and kept, keyed by everything they show, in bounded caches of
-the process: a frame is the same markup whether a part was rendered now or kept.
+(games/jinja2_env.py says why not Django's template language).
 """
 
 from __future__ import annotations
@@ -22,15 +27,19 @@ from functools import lru_cache
 
 from django.template import engines
 from django.utils import translation
+from django.utils.translation import trans_real
 from django.utils.safestring import SafeString, mark_safe
 from markupsafe import Markup
 
+from games.room import words
 from games.room.present import tile_halves
 
 ENGINE = "jinja2"  # kozel_site/settings.py TEMPLATES
 
-# Bounds of the kept parts: a server's running games need a few lines and hands each
-# (250 games: about 1,000 players' lines and hands in use); older ones fall out.
+# Parts kept rendered, in bounded caches of the process: a hand that may not move now
+# shows the same markup until its seat plays or draws, whatever the version (250 games:
+# about 1,000 hands in use), and so do the table's parts below.
+HANDS_KEPT = 4096
 PARTS_KEPT = 8192
 
 
@@ -40,45 +49,81 @@ def _template(name: str):
     return engines[ENGINE].env.get_template(name)
 
 
-def room(context: dict, events=()) -> SafeString:
-    """The room frame of ``context``'s seat (games.room.present.room_context), in the active
-    language; ``events`` are the announcement lines of what just happened."""
-    language = translation.get_language()
-    parts = _template("games/room/parts.html")
-    status, phase = context["status"], context.get("phase")
-    players_html = Markup("".join(
-        _player(parts, language, status, phase, tuple(p.items())) for p in context["players"]))
-    chain = context["chain"]
-    chain_html = _chain(parts, tuple(t["halves"] for t in chain)) if chain else ""
-    hand_html = ""
+def table(context: dict) -> SafeString:
+    """The ``#table`` fragment of ``context`` (games.room.present.table_context), in the
+    active language."""
+    extra = {}
+    if context["view"] is not None:
+        language = translation.get_language()
+        parts = _template("games/room/parts.html")
+        extra["seats_html"] = Markup("".join(
+            _seat_box(parts, language, tuple(p.items())) for p in context["players"]))
+        extra["chain_html"] = Markup("".join(
+            _chain_tile(parts, t["a"], t["b"], "last" in t) for t in context["chain"]))
+        extra["log_html"] = Markup("".join(
+            _log_line(parts, language, line["kind"], line["seat"], line["text"])
+            for line in words.round_log(context["moves"], context["names"])))
+        if context["summary"] is not None:
+            extra["why"] = words.explanations(context["summary"], context["names"])
+    extra["_"] = _gettext(translation.get_language())
+    return mark_safe(_template("games/room/table.html").render(dict(context, **extra)))
+
+
+# A move changes one or two players' boxes, adds one tile to the chain and one line to
+# the log: the rest is what the version before showed, kept rendered (250 games: about
+# 1,000 boxes in use; 28 tiles, each plain or just played; a few thousand lines).
+@lru_cache(maxsize=PARTS_KEPT)
+def _seat_box(parts, language: str, items: tuple) -> Markup:
+    return parts.module.seat_box(dict(items))
+
+
+@lru_cache(maxsize=PARTS_KEPT)
+def _chain_tile(parts, a: int, b: int, last: bool) -> Markup:
+    return parts.module.chain_tile(a, b, last)
+
+
+@lru_cache(maxsize=PARTS_KEPT)
+def _log_line(parts, language: str, kind: str, seat: int, text: str) -> Markup:
+    return parts.module.log_line(kind, seat, text)
+
+
+def seat(context: dict) -> SafeString:
+    """The ``#room`` fragment of one viewer (games.room.present.seat_context)."""
+    hand = ""
     if not context["spectator"]:
+        template, language = _template("games/room/hand.html"), translation.get_language()
         if context["turn_mine"]:  # its buttons carry the version: made for this frame
-            hand_html = Markup(_template("games/room/hand.html").render(context))
+            hand = _hand(template, language, context["hand"], True, context["can_draw"],
+                         context["version"])
         else:
-            hand_html = _idle_hand(_template("games/room/hand.html"), language,
-                                   tuple(t["name"] for t in context["hand"]))
-    return mark_safe(_template("games/room/room.html").render(dict(
-        context, events=events, players_html=players_html, chain_html=chain_html,
-        hand_html=hand_html)))
+            hand = _idle_hand(template, language, context["hand"])
+    # A plain (Django) safe string, as every fragment: a frame adds more markup to it.
+    return mark_safe(str(_template("games/room/parts.html").module.seat_part(
+        context["status"], context["turn_mine"], context["version"], hand, context["spectator"])))
 
 
-@lru_cache(maxsize=PARTS_KEPT)
-def _player(parts, language: str, status: str, phase: str | None, items: tuple) -> Markup:
-    return parts.module.player(dict(items), status, phase)
+def _hand(template, language: str, hand: tuple, turn_mine: bool, can_draw: bool,
+          version: int | None) -> Markup:
+    """A hand: ``hand`` is ((tile, the ends it may be played on), ...); an end is None for
+    the lead (the table is empty)."""
+    tiles = [{"name": name, "halves": tile_halves(name), "ends": ends,
+              "playable": turn_mine and bool(ends),
+              # Two ends to choose from: the tile is chosen, then a lit end on the table.
+              "choose": turn_mine and len(ends) == 2} for name, ends in hand]
+    return Markup(template.render(hand=tiles, turn_mine=turn_mine, can_draw=can_draw,
+                                  version=version, _=_gettext(language)))
 
 
-@lru_cache(maxsize=PARTS_KEPT)
-def _chain(parts, halves: tuple) -> Markup:
-    return parts.module.chain([{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"}
-                               for a, b in halves])
+@lru_cache(maxsize=HANDS_KEPT)
+def _idle_hand(template, language: str, hand: tuple) -> Markup:
+    """The hand of a seat not to move: nothing in it changes with the version."""
+    return _hand(template, language, hand, False, False, None)
 
 
-@lru_cache(maxsize=PARTS_KEPT)
-def _idle_hand(template, language: str, names: tuple) -> Markup:
-    """The hand of a seat not to move: every tile disabled, nothing that changes with the
-    version."""
-    hand = [{"name": n, "halves": tile_halves(n), "playable": False} for n in names]
-    return Markup(template.render(hand=hand, turn_mine=False, can_draw=False, version=None))
+def _gettext(language: str):
+    """The words of ``language``, looked up without Django's per-call search for the
+    active language (a frame has a score of them)."""
+    return trans_real.translation(language).gettext
 
 
 def score_table(table_html: str, open_: bool) -> SafeString:

@@ -152,12 +152,11 @@ class RoomHub:
             for consumer in waiting:
                 await consumer.close(code=CLOSE_NOT_UPDATED)
             return
-        events = message.get("events", ())
         for consumer in waiting:
             # Asked again: a later notice's delivery may have overtaken this one during
             # the load, and the same frame must not be sent twice.
             if version > consumer.sent_version:
-                await self._send(consumer, consumer.send_snapshot(snapshot, events))
+                await self._send(consumer, consumer.send_snapshot(snapshot))
 
     async def _chat(self, message: dict) -> None:
         """A chat line said or deleted: every room of the match here decides whether its
@@ -251,8 +250,3 @@ _per_loop: PerLoop[RoomHub] = PerLoop(RoomHub)
 def hub() -> RoomHub:
     """The hub of the running event loop: one per server process (games/room/perloop.py)."""
     return _per_loop.get()
-
-
-def hub_if_any() -> RoomHub | None:
-    """The running loop's hub if a room has made one (a clock process has none)."""
-    return _per_loop.existing()

@@ -23,7 +23,3 @@ class PerLoop(Generic[T]):
         if found is None:
             found = self.kept[loop] = self.make()
         return found
-
-    def existing(self) -> T | None:
-        """The running loop's object if it has been made, else None."""
-        return self.kept.get(asyncio.get_running_loop())

@@ -1,5 +1,6 @@
-"""What the game room shows one seat (or a spectator): a view of the rules service made
-ready for the templates.
+"""What the game room shows: a view of the rules service made ready for the templates --
+the table every viewer sees alike (``table_context``), and each seat's own part
+(``seat_context``: its hand and what it may do).
 
 Everything here comes from ``rules.view_for`` (the only data that may leave the server),
 the seats' names, the round score rows and the match's public fields.
@@ -13,6 +14,7 @@ from collections import namedtuple
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.rules.scoring import PAIRS, pair_of, pair_round_points
 from games.models import Match, MatchStatus, RoundScore
 
 
@@ -30,113 +32,106 @@ def seat_names(seats) -> dict[int, str]:
     return {s.number: s.name for s in seats}
 
 
-def room_context(match: Match, seat: int | None, *, state: rules.GameState | None = None,
-                 seats: list | None = None, shared: dict | None = None) -> dict:
-    """What the game room shows ``seat`` (None: a spectator), for games/room/html.py.
-
-    ``seats`` (with their users) may be given already loaded: the room consumers load them
-    once per version for every seat they serve, and then render without touching the
-    database.  ``shared``, a dict kept for one version of the match (and one language),
-    keeps what every seat sees alike, worked out for the first seat rendered from it.
-    The score table is rendered apart (``round_table``, games.room.cache).
-    """
-    table = shared.get("context") if shared is not None else None
-    if table is None:
-        if seats is None:
-            seats = list(match.seats.select_related("user").order_by("number"))
-        if state is None and match.state is not None:
-            state = rules.GameState.from_json(match.state)
-        table = _table_context(match, state, seats)
-        if shared is not None:
-            shared["context"] = table
-    # Only the seat's own hand and moves come from its view: the rest is the public one.
-    public = table["view"]
-    context = dict(table["fields"], seat=seat, spectator=seat is None,
-                   now_ms=int(time.time() * 1000))
-    if public is None:
-        context.update(players=[], hand=[], chain=[], turn_mine=False)
+def table_context(match: Match, state: rules.GameState | None, seats: list) -> dict:
+    """What every viewer of this version sees alike -- the table (games/room/html.py
+    ``table``): from the spectator's view, never a seat's own.  Rendered once per version
+    and language for all the match's sockets in a process (games/room/cache.py)."""
+    names = seat_names(seats)
+    context = {
+        "match": match, "version": match.version, "status": match.status, "names": names,
+        "seats_count": match.seats_count, "now_ms": int(time.time() * 1000),
+        "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
+        "result": match.result, "state": state, "view": None, "players": [],
+    }
+    if state is None:
         return context
-
-    own = rules.seat_view(table["state"], seat) if seat is not None else {"hand": [], "legal": []}
-    plays: dict[str, list[str | None]] = {}
-    for action in own["legal"]:
-        if "play" in action:
-            plays.setdefault(action["play"], []).append(action.get("end"))
-    ends = public["ends"]
-    hand = []
-    for name in own["hand"]:
-        ends_for_tile = plays.get(name, [])
-        # A choice of end only when the tile fits two ends that show different values.
-        choose = len(ends_for_tile) == 2 and ends and ends[0] != ends[1]
-        hand.append({"name": name, "halves": tile_halves(name), "playable": bool(ends_for_tile),
-                     "choose_end": choose, "end": None if choose or not ends_for_tile
-                     else (ends_for_tile[-1] or None)})
-    order = list(range(public["seats"]))
-    if seat is not None:  # me last, at the bottom of the screen; the others clockwise
-        order = order[seat + 1:] + order[:seat + 1]
-    players = table["players"]
+    view = rules.spectator_view(state)
+    bots = {s.number for s in seats if not s.user_id}
+    turn = view["turn"]
+    playing = match.status == MatchStatus.PLAYING and view["phase"] == rules.PLAYING
+    moves = view["moves"]
+    chain = [{"a": a, "b": b, "name": f"{min(a, b)}-{max(a, b)}", "double": a == b}
+             for a, b in view["chain"]]
+    last = moves[-1] if moves else None
+    played = next((m for m in reversed(moves) if "play" in m), None)
+    if chain and played is not None:
+        # The last tile played is at the end it went to (the lead is the only tile).
+        chain[0 if played.get("end") == rules.LEFT else -1]["last"] = True
     context.update(
-        players=[dict(players[n], me=n == seat) for n in order], hand=hand,
-        can_draw=any("draw" in a for a in own["legal"]),
-        turn_mine=(seat is not None and public["turn"] == seat
-                   and match.status == MatchStatus.PLAYING),
+        view=view, phase=view["phase"], round=view["round"], fish=view["fish"],
+        bank=view["bank"], bazaar=view["bazaar"], turn=turn if playing else None,
+        turn_name=names.get(turn) if turn is not None else None,
+        # A bot moves in its own short pause: its countdown would say nothing true.
+        turn_bot=turn in bots and playing,
+        players=[{
+            "number": n, "name": names.get(n, "?"), "bot": n in bots,
+            "tiles": view["hand_counts"][n], "score": view["scores"][n],
+            "remembered": view["remembered"][n], "opened": view["opened"][n],
+            "turn": playing and n == turn, "goat": n in view["goats"],
+            "rating_points": match.result["rating_points"][n]
+            if match.result and match.rated and match.result.get("rating_points") else None,
+            # A pair game marks each player's pair (1: seats 0 and 2, 2: seats 1 and 3)
+            # and shows the pair's score once, in ``pairs``, not on both partners' boxes.
+            "pair": n % 2 + 1 if view["pairs"] else None,
+        } for n in range(view["seats"])],
+        pairs=_pairs(view, names) if view["pairs"] else None,
+        chain=chain, ends=view["ends"] if playing else None,
+        # Where the round's first tile lies in the chain: every tile played on the left
+        # end went before it (the page lays the chain out from it, both ways).
+        lead_index=sum(1 for m in moves if m.get("end") == rules.LEFT),
+        moves=moves, last=last,
+        summary=_summary(view, names) if view["last_round"] else None,
     )
     return context
 
 
-def _table_context(match: Match, state: rules.GameState | None, seats: list) -> dict:
-    """What every seat and spectator sees alike, from the spectator's view."""
-    names = seat_names(seats)
-    fields = {
-        "match": match, "version": match.version, "status": match.status, "names": names,
-        "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
-        "result": match.result,
-    }
-    if state is None:
-        return {"state": None, "view": None, "fields": fields, "players": []}
-    view = rules.spectator_view(state)
-    bots = {s.number for s in seats if not s.user_id}
-    turn = view["turn"]
-    players = [{
-        "number": n, "name": names.get(n, "?"), "bot": n in bots,
-        "tiles": view["hand_counts"][n], "score": view["scores"][n],
-        "remembered": view["remembered"][n], "opened": view["opened"][n],
-        "turn": n == turn, "goat": n in view["goats"],
-        "rating_points": match.result["rating_points"][n]
-        if match.result and match.rated else None,
-        # A pair game marks each player's pair (1: seats 0 and 2, 2: seats 1 and 3) and
-        # shows the pair's score once, in ``pairs``, rather than on both partners' lines.
-        "pair": n % 2 + 1 if view["pairs"] else None,
-    } for n in range(view["seats"])]
-    pairs = _pairs(view, names) if view["pairs"] else None
-    last = view["last_round"]
-    summary = None
-    if last:
-        summary = {
-            "result": last["result"], "seat_name": names.get(last["seat"]),
-            "rows": [{"name": names.get(n), "hand": [tile_halves(t) + (t,) for t in last["hands"][n]],
-                      "points": last["points"][n],
-                      "credited": None if view["pairs"] else last["credited"][n]}
-                     for n in range(view["seats"])],
-            "bank": last["bank"],
-            "pairs": [{"number": p + 1, "names": pairs[p]["names"],
-                       "points": last["pair_points"][p], "credited": last["pair_credited"][p]}
-                      for p in (0, 1)] if view["pairs"] and "pair_points" in last else None,
-        }
-    fields.update(
-        chain=[{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in view["chain"]],
-        turn_name=names.get(turn) if turn is not None else None,
-        # A bot moves in its own short pause: its countdown would say nothing true.
-        turn_bot=turn in bots and view["phase"] == "play",
-        bank=view["bank"], round=view["round"], phase=view["phase"], summary=summary,
-        bazaar=view["bazaar"], fish=view["fish"], pairs=pairs,
+def seat_context(table: dict, seat: int | None) -> dict:
+    """What only ``seat`` sees (games/room/html.py ``seat``): its hand, which of its tiles
+    it may play and on which ends (the server's legal actions: the page never works that
+    out), whether it may draw, and the version its buttons send.  None: a spectator."""
+    match = table["match"]
+    context = {"version": table["version"], "status": table["status"], "seat": seat,
+               "spectator": seat is None, "hand": (), "turn_mine": False, "can_draw": False}
+    state = table["state"]
+    if seat is None or state is None:
+        return context
+    own = rules.seat_view(state, seat)
+    plays: dict[str, list[str | None]] = {}
+    for action in own["legal"]:
+        if "play" in action:
+            plays.setdefault(action["play"], []).append(action.get("end"))
+    context.update(
+        hand=tuple((name, tuple(plays.get(name, ()))) for name in own["hand"]),
+        can_draw=any("draw" in a for a in own["legal"]),
+        turn_mine=(table["view"]["turn"] == seat and match.status == MatchStatus.PLAYING
+                   and state.phase == rules.PLAYING),
     )
-    return {"state": state, "view": view, "fields": fields, "players": players}
+    return context
+
+
+def _summary(view: dict, names: dict) -> dict:
+    """The round just ended, with every hand shown (between rounds and at the end), and
+    which rule credited what (``rules.explain_round``; words in games/room/words.py)."""
+    last = view["last_round"]
+    pairs = view["pairs"] and "pair_points" in last
+    return {
+        "result": last["result"], "seat": last["seat"], "seat_name": names.get(last["seat"]),
+        "rows": [{"number": n, "name": names.get(n),
+                  "hand": [tile_halves(t) + (t,) for t in last["hands"][n]],
+                  "points": last["points"][n],
+                  "credited": None if pairs else last["credited"][n]}
+                 for n in range(view["seats"])],
+        "bank": last["bank"],
+        "pairs": [{"number": p + 1, "names": pair_names(names, p),
+                   "points": last["pair_points"][p], "credited": last["pair_credited"][p]}
+                  for p in (0, 1)] if pairs else None,
+        "why": rules.explain_round(last, view["fish"]),
+    }
 
 
 def pair_names(names: dict, pair: int) -> str:
     """A pair's two players, "Masha & Olya" (seats 0 and 2 are pair 0, 1 and 3 pair 1)."""
-    return " & ".join(names.get(n, "?") for n in (pair, pair + 2))
+    return " & ".join(names.get(n, "?") for n in PAIRS[pair])
 
 
 def _pairs(view: dict, names: dict) -> list[dict]:
@@ -174,19 +169,22 @@ def round_table(match: Match, names: dict, seats: int, rows: list | None = None)
 def _pair_round_table(names: dict, rows: list) -> dict:
     """Per round and pair: its score before, its round points (0 for the pair that went
     out, shown "out"), and after.  Partners' rows hold the pair's tally alike, so the
-    pair's is read from its first seat's row; its points are its two players'."""
+    pair's is read from its first seat's row; its round points are the rules' reading
+    of the four players' (RULES.md 11)."""
     rounds = []
     before = [{"score": 0, "remembered": 0, "opened": False} for _pair in (0, 1)]
     for number in sorted({r.round_number for r in rows}):
         by_seat = {r.seat: r for r in rows if r.round_number == number}
         first = by_seat[0]
+        points = pair_round_points(first.result, first.result_seat,
+                                   [by_seat[seat].points for seat in range(4)])
         cells = []
         for pair in (0, 1):
             row = by_seat[pair]
-            out = first.result == "out" and first.result_seat % 2 == pair
+            out = first.result == "out" and pair_of(first.result_seat) == pair
             cells.append({
                 "before": before[pair], "fish": first.result == "fish", "out": out,
-                "points": 0 if out else row.points + by_seat[pair + 2].points,
+                "points": points[pair],
                 "credited": row.credited,
                 "after": {"score": row.score_after, "remembered": row.remembered_after,
                           "opened": row.opened},
@@ -217,9 +215,9 @@ def round_row(score: RoundScore) -> RoundRow:
 
 
 def announce(events, names) -> list[str]:
-    """What the room (and the replay viewer) says about what just happened: knocks, the
-end of a round, an interrupt, the end of the game, a moderator's abort.  The one place
-these words live."""
+    """What the replay viewer says about what just happened: knocks, the end of a round,
+an interrupt, the end of the game, a moderator's abort.  (The room tells the round in its
+log instead: games/room/words.py.)"""
     said = []
     for event in events:
         kind = event["type"]

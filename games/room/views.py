@@ -10,7 +10,6 @@ from django.views.decorators.http import require_POST
 
 from games.room import cache as snapshots, chat, visits
 from games.play import service as services
-from games.room.present import announce
 from games.models import CHAT_TEXT_MAX, Match
 
 
@@ -22,21 +21,26 @@ def _match_for(request, match_id):
     return match, seat
 
 
-def room_frame(match, seat) -> str:
-    """The ``#room`` and ``#round-table`` fragments, as the room's consumer sends them
-    (games/room/html.py)."""
+def room_frame(match, seat) -> tuple[str, str]:
+    """The ``#table`` and ``#room`` fragments (in the page's order: the table above the
+    hand), and ``#round-table``, as the room's consumer sends them (games/room/html.py)."""
     snapshot, language = snapshots.load(match.pk), get_language()
-    _key, table = snapshots.score_table(snapshot, language)
-    return snapshots.render(snapshot, seat, language, announce) + table
+    _key, score_table = snapshots.score_table(snapshot, language)
+    room = snapshots.table(snapshot, language) + snapshots.seat_part(snapshot, seat, language)
+    return room, score_table
 
 
 def room(request, match_id):
     match, seat = _match_for(request, match_id)
     if seat is not None:
         visits.note_entered(request.session, match.pk)
+    room_html, score_html = room_frame(match, seat)
     return render(request, "games/room.html", {
         "match": match, "seat": seat, "status": match.status,
-        "room_html": mark_safe(room_frame(match, seat)),  # autoescaped by its templates
+        # The page sees the table from this seat (a spectator: from seat 0's side).
+        "me": seat if seat is not None else 0,
+        "room_html": mark_safe(room_html), "score_html": mark_safe(score_html),  # autoescaped
+        # by their templates
         "chat_room": chat.room_for(seat), "quick_phrases": chat.QUICK_PHRASES,
         "chat_max": CHAT_TEXT_MAX,
     })

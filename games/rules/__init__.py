@@ -9,6 +9,7 @@ Nothing here imports Django or the database (a test enforces it).  The public AP
     state, events, knocks = apply_turn(state, action)  # and the knocks made for players
     view_for(state, seat), spectator_view(state)  # all that ever leaves the server
     seat_view(state, seat)  # a seat's own part of its view: its hand and legal actions
+    explain_round(view["last_round"], fish)  # which rule credited what in a round
 """
 
 from .actions import (DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, action_from_json, draw, knock,
@@ -20,6 +21,7 @@ from .errors import (IllegalAction, InvalidDeal, InvalidRecord, InvalidState, Ma
                      RulesError)
 from .players import HeuristicPlayer, RandomPlayer
 from .record import Record, RecordRound, loads_record, read_record, replay, replay_text, summarize
+from .scoring import explain_round
 from .state import DEAL, FINISHED, FISH_ALL, FISH_ONE, INTERRUPTED, GameState
 from .state import PLAY as PLAYING  # the phase; PLAY is the action kind
 from .tiles import TILES, Tile, tile
@@ -30,7 +32,7 @@ __all__ = [
     "HeuristicPlayer", "INTERRUPTED", "IllegalAction", "InvalidDeal", "InvalidRecord",
     "InvalidState", "KNOCK", "LEFT", "LEFT_GAME", "MalformedAction", "PLAY", "RIGHT",
     "RandomPlayer", "Record", "RecordRound", "RulesError", "TILES", "TIMEOUT", "Tile",
-    "action_from_json", "apply", "apply_turn", "deal_from_json", "draw", "first_lead", "interrupt", "knock",
+    "action_from_json", "apply", "apply_turn", "deal_from_json", "draw", "explain_round", "first_lead", "interrupt", "knock",
     "legal_actions", "loads_record", "needs_redeal", "new_game", "play", "random_deal",
     "read_record", "replay", "replay_text", "seat_view", "spectator_view", "start_round",
     "summarize", "tile", "view_for",

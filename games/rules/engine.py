@@ -68,6 +68,7 @@ def start_round(state: GameState, deal: Deal | None = None,
     new.table = 0
     new.knocks = 0
     new.last_player = -1
+    new.log = None
     if state.leader < 0:  # the first round: the lead goes by the tiles held (RULES.md 4)
         new.turn, new.lead = first_lead(new.hands)
     else:  # later rounds: who went out or placed the fish, with any tile
@@ -141,8 +142,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
     if kind == PLAY:
         return _play(state, action)
     if kind == DRAW:
-        return _draw(state)
-    return _knock(state)
+        return _draw(state, action)
+    return _knock(state, action)
 
 
 
@@ -192,6 +193,7 @@ def _play(state: GameState, action: Action):
     new.lead = -1
     new.knocks = 0
     new.last_player = seat
+    new.log = (action, state.log)
     events = [{"type": "played", "seat": seat, "tile": t.name, "end": end}]
     if not hand:  # out (RULES.md 6); it wins over fish
         return _end_round(new, scoring.OUT, seat, events)
@@ -202,9 +204,10 @@ def _play(state: GameState, action: Action):
     return new, events
 
 
-def _draw(state: GameState):
+def _draw(state: GameState, action: Action):
     new = state.copy()
     seat = state.turn
+    new.log = (action, state.log)
     hands = state.hands
     new.hands = hands[:seat] + (hands[seat] | 1 << state.bazaar[0],) + hands[seat + 1:]
     new.bazaar = state.bazaar[1:]
@@ -212,9 +215,10 @@ def _draw(state: GameState):
     return new, [{"type": "drew", "seat": seat, "bazaar": len(new.bazaar)}]
 
 
-def _knock(state: GameState):
+def _knock(state: GameState, action: Action):
     new = state.copy()
     seat = state.turn
+    new.log = (action, state.log)
     new.knocks = state.knocks + 1
     events = [{"type": "knocked", "seat": seat}]
     if new.knocks >= state.board.seats:  # the safety net of RULES.md 6: everyone knocked
@@ -242,6 +246,11 @@ def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
         "opened": [t.opened for t in tallies], "bank": bank,
         # The round is over, so what is left in the hands is shown to all (not the bazaar).
         "hands": [names_of(h) for h in new.hands],
+        # What the round began with, so that a room can say which rule credited what
+        # (scoring.explain_round).
+        "before": {"scores": list(board.scores), "remembered": list(board.remembered),
+                   "opened": list(board.opened)},
+        "bank_in": board.bank,
     }
     summary.update(pair_summary)
     goats = scoring.goats(scores)

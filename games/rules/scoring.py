@@ -50,10 +50,39 @@ def credit(tally: Tally, points: int) -> Tally:
     return Tally(tally.score, tally.remembered + points, False)
 
 
+# Which rule of RULES.md 7 gave a seat (or a pair) its credit, for ``explain``.
+WENT_OUT = "out"          # 7.2/7.3: went out: nothing credited, remembered points lost
+OWN_POINTS = "own"        # 7.3, 7.4 fish for all: its own round points
+FISH_TOTAL = "total"      # 7.4 fish for one: the most round points, credited T
+FISH_OTHER = "other"      # 7.4 fish for one: another has the most: nothing, remembered lost
+FISH_DRAW = "draw"        # 7.4 fish for one, shared most: nothing, remembered kept
+# What became of the fish bank (7.5).
+NO_BANK, BANK_WON, BANK_KEPT, BANK_GREW = "none", "won", "kept", "grew"
+
+
 class RoundScore(NamedTuple):
     credited: tuple[int, ...]   # what each seat was credited this round, bank included
     tallies: tuple[Tally, ...]  # after the round
     bank: int                   # the fish bank after the round
+    why: tuple[dict, ...] = ()  # per seat, which rule credited what (``explain``)
+    bank_rule: str = NO_BANK    # what became of the fish bank
+
+
+def explain(rule: str, before: Tally, after: Tally, credited: int, bank: int) -> dict:
+    """Why a seat's tally went from ``before`` to ``after`` (JSON-ready): the ``rule`` that
+    gave it ``credited`` (``bank`` of it the fish bank), and what the credit did by 7.2 --
+    ``"opened"`` (its remembered points ``added`` to the open score), ``"score"`` (added to
+    an open score), ``"remembered"`` (kept in mind: 12 or less), or ``"none"`` -- and the
+    remembered points ``lost``."""
+    if credited and after.opened and not before.opened:
+        tally = "opened"
+    elif credited:
+        tally = "score" if before.opened else "remembered"
+    else:
+        tally = "none"
+    lost = before.remembered if tally != "opened" and after.remembered < before.remembered else 0
+    return {"rule": rule, "credited": credited, "bank": bank, "tally": tally,
+            "added": before.remembered if tally == "opened" else 0, "lost": lost}
 
 
 def _single_top(points: Sequence[int]) -> int | None:
@@ -64,22 +93,29 @@ def _single_top(points: Sequence[int]) -> int | None:
 
 
 def score_round(result: str, seat: int, points: Sequence[int], tallies: Sequence[Tally],
-                fish_rule: str, bank: int) -> RoundScore:
-    """Credit a round that ended with ``result`` (OUT or FISH) made by ``seat``."""
+                fish_rule: str, bank: int, why: bool = False) -> RoundScore:
+    """Credit a round that ended with ``result`` (OUT or FISH) made by ``seat``; with
+    ``why``, say which rule credited what (the game itself does not ask: a room asks when
+    it shows the round's summary, ``explain_round``)."""
     n = len(points)
+    before = tuple(tallies)
     tallies = list(tallies)
     credited = [0] * n
     if result == FISH and fish_rule == "one":
         total = sum(points)
         top = _single_top(points)
         if top is None:  # a draw: nobody credited, remembered points kept, T into the bank
-            return RoundScore(tuple(credited), tuple(tallies), bank + total)
+            notes = tuple(explain(FISH_DRAW, t, t, 0, 0) for t in before) if why else ()
+            return RoundScore(tuple(credited), before, bank + total, notes, BANK_GREW)
         for s in range(n):  # RULES.md 7.4: the others get nothing and lose remembered points
             if s != top:
                 tallies[s] = Tally(tallies[s].score, 0, tallies[s].opened)
         credited[top] = total + bank
         tallies[top] = credit(tallies[top], credited[top])
-        return RoundScore(tuple(credited), tuple(tallies), 0)
+        notes = tuple(explain(FISH_TOTAL if s == top else FISH_OTHER, before[s], tallies[s],
+                              credited[s], bank if s == top else 0) for s in range(n)) if why else ()
+        return RoundScore(tuple(credited), tuple(tallies), 0, notes,
+                          BANK_WON if bank else NO_BANK)
 
     # Out (RULES.md 7.3) or fish for all (7.4): everyone credited their own round points,
     # and the bank (7.5) goes on top to the one player with the most round points.
@@ -90,7 +126,12 @@ def score_round(result: str, seat: int, points: Sequence[int], tallies: Sequence
             continue
         credited[s] = points[s] + (bank if s == top else 0)
         tallies[s] = credit(tallies[s], credited[s])
-    return RoundScore(tuple(credited), tuple(tallies), bank if bank and top is None else 0)
+    notes = tuple(explain(WENT_OUT if result == OUT and s == seat else OWN_POINTS, before[s],
+                          tallies[s], credited[s], bank if s == top else 0)
+                  for s in range(n)) if why else ()
+    bank_rule = NO_BANK if not bank else BANK_WON if top is not None else BANK_KEPT
+    return RoundScore(tuple(credited), tuple(tallies), bank if bank and top is None else 0,
+                      notes, bank_rule)
 
 
 def goats(scores: Sequence[int]) -> tuple[int, ...]:
@@ -104,6 +145,7 @@ PAIRS = ((0, 2), (1, 3))
 
 
 def pair_of(seat: int) -> int:
+    """The pair a seat plays in: 0 for seats 0 and 2, 1 for seats 1 and 3."""
     return seat % 2
 
 
@@ -115,7 +157,8 @@ def pair_round_points(result: str, seat: int, points: Sequence[int]) -> tuple[in
 
 
 def score_pairs_round(result: str, seat: int, points: Sequence[int], tallies: Sequence[Tally],
-                      fish_rule: str, bank: int) -> tuple[tuple[int, int], RoundScore]:
+                      fish_rule: str, bank: int,
+                      why: bool = False) -> tuple[tuple[int, int], RoundScore]:
     """Credit a pair game's round: ``points`` per seat, ``tallies`` per pair.
 
     The pairs are scored exactly as two players would be (7.2 to 7.5) on their pair round
@@ -125,4 +168,25 @@ def score_pairs_round(result: str, seat: int, points: Sequence[int], tallies: Se
     with the most round points.  Returns the pairs' round points and their RoundScore.
     """
     by_pair = pair_round_points(result, seat, points)
-    return by_pair, score_round(result, pair_of(seat), by_pair, tallies, fish_rule, bank)
+    return by_pair, score_round(result, pair_of(seat), by_pair, tallies, fish_rule, bank, why)
+
+
+def explain_round(summary: dict, fish_rule: str) -> dict:
+    """Why a round's summary (a state's ``last_round``) credited what it did: the round
+    scored again from the tallies and bank it began with, saying which rule gave each seat
+    (each pair, in a pair game) its credit (``explain``), what became of the fish bank
+    (``bank_rule``: none, won, kept or grew) and T (``total``, the sum of all round
+    points).  None for a summary written before the round kept its beginning."""
+    before = summary.get("before")
+    if before is None:
+        return None
+    tallies = [Tally(*t) for t in zip(before["scores"], before["remembered"], before["opened"])]
+    result, seat, points = summary["result"], summary["seat"], summary["points"]
+    if summary.get("pairs"):
+        _by_pair, scored = score_pairs_round(result, seat, points, tallies[:2], fish_rule,
+                                             summary["bank_in"], why=True)
+    else:
+        scored = score_round(result, seat, points, tallies, fish_rule, summary["bank_in"],
+                             why=True)
+    return {"why": list(scored.why), "bank_rule": scored.bank_rule, "total": sum(points),
+            "bank_in": summary["bank_in"], "bank": scored.bank}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .actions import action_from_json
 from .errors import InvalidState, MalformedAction
 from .tiles import ALL_MASK, TILES, mask_of, tile, tiles_of
 
@@ -50,7 +51,7 @@ class Board(NamedTuple):
 
 class GameState:
     __slots__ = ("board", "phase", "hands", "bazaar", "chain", "left", "right", "table",
-                 "turn", "lead", "knocks", "last_player", "_legal")
+                 "turn", "lead", "knocks", "last_player", "log", "_legal")
 
     def __init__(self, seats: int, fish: str, pairs: bool = False) -> None:
         if type(seats) is not int or not 2 <= seats <= 4:
@@ -74,6 +75,10 @@ class GameState:
         self.lead = -1               # tile index the lead must be, or -1 for any tile
         self.knocks = 0              # knocks in a row since the last play
         self.last_player = -1
+        # The round's actions so far, the latest first, as a linked list
+        # ``(action, earlier log)`` or None: adding one costs the same however long the
+        # round (``apply`` is the hot path); ``moves`` reads them in order.
+        self.log = None
         self._legal = None
 
     def copy(self) -> "GameState":
@@ -91,6 +96,7 @@ class GameState:
         new.lead = self.lead
         new.knocks = self.knocks
         new.last_player = self.last_player
+        new.log = self.log
         new._legal = None
         return new
 
@@ -121,6 +127,16 @@ class GameState:
         return (self.phase == INTERRUPTED and self.last_round is None
                 and not any(self.scores) and not any(self.remembered))
 
+    @property
+    def moves(self) -> tuple:
+        """The round's actions so far, in order (Action objects: public, a draw does not
+        name its tile): what the room tells of the round.  Empty again every round."""
+        moves, node = [], self.log
+        while node is not None:
+            moves.append(node[0])
+            node = node[1]
+        return tuple(reversed(moves))
+
     def pair_scores(self) -> tuple[int, int] | None:
         """A pair game's two open scores, [seats 0 and 2, seats 1 and 3]; None alone."""
         return (self.scores[0], self.scores[1]) if self.pairs else None
@@ -145,6 +161,7 @@ class GameState:
             "opened": list(self.opened), "bank": self.bank, "last_round": self.last_round,
             "goats": list(self.goats), "interrupted_by": self.interrupted_by,
             "interrupt_reason": self.interrupt_reason,
+            "moves": [action.to_json() for action in self.moves],
         }
 
     @classmethod
@@ -205,6 +222,12 @@ def _state_from_json(cls, data) -> GameState:
     state.lead = tile(data["lead"]).index if data["lead"] is not None else -1
     state.knocks = _int(data["knocks"], 0, n, "knocks")
     state.last_player = _int(data["last_player"], -1, n - 1, "last player")
+    # A state saved before the round's moves were kept has none: its round tells nothing.
+    for move in data.get("moves", ()):
+        action = action_from_json(move)
+        if action.seat >= n:
+            raise InvalidState("a move of a seat that is not at this table")
+        state.log = (action, state.log)
     scores = tuple(_int(s, 0, 10**6, "a score") for s in data["scores"])
     remembered = tuple(_int(s, 0, 10**6, "remembered points") for s in data["remembered"])
     opened = tuple(bool(o) for o in data["opened"])

@@ -111,10 +111,6 @@ def mask_of(tiles) -> int:
     return mask
 
 
-def pips_of(mask: int) -> int:
-    return sum(PIPS[t.index] for t in tiles_of(mask))
-
-
 # RULES.md 4: the doubles the first round's lead goes by, in order.
 FIRST_LEAD_DOUBLES: tuple[Tile, ...] = tuple(tile(n) for n in
                                              ("1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "0-0"))

@@ -43,6 +43,8 @@ def view_for(state: GameState, seat: int | None) -> dict:
         "goats": list(state.goats),
         "interrupted_by": state.interrupted_by,
         "interrupt_reason": state.interrupt_reason,
+        # The round's actions so far, as record moves (a draw never names its tile).
+        "moves": [action.to_json() for action in state.moves],
     }
 
 

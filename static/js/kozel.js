@@ -1,54 +1,55 @@
-/* The little JavaScript the site has: the turn clock's countdown, following the server
- * to a game room, the choice of end, confirming "leave", and reconnecting for good.
- * The server decides everything; this file only shows and sends. */
+/* The site's JavaScript for the lobby and the game room: the turn clock's countdown,
+ * following the server to a game room, one action per view, confirming "leave", and
+ * reconnecting for good.  The room's table (laying out the chain, playing a tile) is in
+ * table.js, its sounds and notices in feedback.js.  The server decides everything:
+ * these files only show and send. */
 (function () {
   "use strict";
 
-  // -- the countdown: the server sends the deadline and its own "now" ---------------
+  // -- the countdown: the server sends the deadline, and with each view its own "now" ---
   // The unit in the page's language (the page says which in <html lang>).
   var SECONDS = document.documentElement.lang === "ru" ? "\u00a0с" : "\u00a0s";
+  var serverNow = null;   // the last data-now read, and how far the server's clock is ahead
+  var offset = 0;
+  function readServerClock() {
+    var table = document.getElementById("table");
+    var now = table && table.dataset.now;
+    if (now && now !== serverNow) {
+      serverNow = now;
+      offset = Number(now) - Date.now();
+    }
+  }
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (clock) {
-      if (!clock.dataset.offset) {
-        clock.dataset.offset = String(Number(clock.dataset.now) - Date.now());
-      }
-      var left = Number(clock.dataset.deadline) - (Date.now() + Number(clock.dataset.offset));
+      var left = Number(clock.dataset.deadline) - (Date.now() + offset);
       var seconds = Math.max(0, Math.ceil(left / 1000));
       var out = clock.querySelector(".seconds") || clock;
       out.textContent = seconds + SECONDS;
       clock.classList.toggle("hurry", seconds <= 5);
+      clock.dataset.left = String(seconds);
     });
+    document.dispatchEvent(new CustomEvent("kozel:tick"));
   }
   setInterval(tick, 250);
 
-  // -- after every swap: redirects, and the end choice closed ------------------------
+  // -- after every swap: redirects, the server's clock --------------------------------
   function afterSwap() {
     var go = document.querySelector("[data-redirect]");
     if (go && go.dataset.redirect) {
       window.location.assign(go.dataset.redirect);
     }
+    readServerClock();
     tick();
   }
   document.addEventListener("htmx:oobAfterSwap", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);
   document.addEventListener("DOMContentLoaded", afterSwap);
 
-  // -- the choice of end for a tile that fits both ends --------------------------------
-  document.addEventListener("click", function (event) {
-    var tile = event.target.closest("[data-choose-end]");
-    if (!tile) return;
-    var choice = document.getElementById(tile.getAttribute("aria-controls"));
-    document.querySelectorAll(".end-choice").forEach(function (other) {
-      if (other !== choice) other.hidden = true;
-    });
-    choice.hidden = !choice.hidden;
-    tile.setAttribute("aria-expanded", String(!choice.hidden));
-  });
-
   // -- one action per view: after a send, wait for the server's answer --------------
+  // Marked on the element around the swapped fragments, which stays.
   document.addEventListener("htmx:wsBeforeSend", function (event) {
     if (event.target.closest && event.target.closest(".chat")) return;  // a chat line is no move
-    var room = document.getElementById("room");
+    var room = document.querySelector("[data-room]");
     if (room) room.classList.add("sent");
   });
 
@@ -59,9 +60,17 @@
     if (form) form.reset();
   });
 
+  // data-live: the room has its view from the socket (its first frame came), until the
+  // socket closes.
   document.addEventListener("htmx:wsAfterMessage", function () {
-    var room = document.getElementById("room");
-    if (room) room.classList.remove("sent");
+    var room = document.querySelector("[data-room]");
+    if (!room) return;
+    room.classList.remove("sent");
+    room.dataset.live = "true";
+  });
+  document.addEventListener("htmx:wsClose", function () {
+    var room = document.querySelector("[data-room]");
+    if (room) delete room.dataset.live;
   });
 
   // -- the invitation link is selected whole, ready to copy ---------------------------

@@ -21,7 +21,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = {"width": 1366, "height": 900}
 
 
 def pytest_itemcollected(item):
@@ -95,10 +95,15 @@ class Person:
     Content-Security-Policy refused (Chromium says so on the console) fails the test
     anyway, when the people fixture ends."""
 
-    def __init__(self, browser, server, name: str, viewport: dict):
+    def __init__(self, browser, server, name: str, viewport: dict, touch: bool = False,
+                 **options):
+        """``touch``: a phone, played by taps; ``options``: more of the context's (e.g.
+        ``is_mobile``)."""
         self.name = name
+        options.setdefault("has_touch", touch)
+        self.touch = options["has_touch"]  # a phone: taps, not a mouse
         self.context = browser.new_context(base_url=server.url, viewport=viewport,
-                                           locale="ru-RU")
+                                           locale="ru-RU", **options)
         self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -120,29 +125,72 @@ class Person:
         self.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                                    "url": server.url}])
 
-    # -- moving in a game room: the room's markup for a move is known here only --------
+    def enter_room(self, user, server, match_id: int) -> None:
+        """Log in as ``user`` and open the room of game ``match_id``, until it shows its
+        view from the game's socket (data-live)."""
+        self.log_in_as(user, server)
+        self.page.goto(f"/games/{match_id}/")
+        self.page.locator("[data-room][data-live]").wait_for()
+
+    # -- playing in the game room: the one place the tests make the gestures of play ----
+    def play(self, tile: str | None = None, end: str | None = None, how: str | None = None) -> bool:
+        """Play ``tile`` (else the hand's first playable tile) on ``end`` (else the first end
+        it fits), as a person does: ``how`` is "tap" (a phone: the tile, then a lit end of
+        the chain if it fits both), "click" (the same with a mouse) or "drag" (the tile
+        dragged onto its end of the chain with a mouse; the lead onto the table).  The
+        default is a tap on a phone and a click elsewhere.  False if there is no such tile
+        to play now."""
+        how = how or ("tap" if self.touch else "click")
+        page = self.page
+        page.locator("[data-room][data-live]").wait_for()  # the room's view is the socket's
+        playable = "[data-tile][data-playable]" if tile is None \
+            else f'[data-tile="{tile}"][data-playable]'
+        button = page.locator(f"#room [data-hand] {playable}").first
+        if not button.count():
+            return False
+        ends = (button.get_attribute("data-ends") or "").split()
+        end = end or (ends[0] if ends else None)
+        if how == "drag":
+            target = page.locator(f'#table .open-end[data-end="{end}"]') if end \
+                else page.locator("#table .felt")
+            button.drag_to(target, timeout=2_000)
+            return True
+        self._press(button, how)
+        if len(ends) == 2:  # it fits both ends: the end is chosen on the table
+            self._press(page.locator(f'#table .open-end.lit[data-end="{end}"]'), how)
+        return True
+
+    def draw(self, how: str | None = None) -> bool:
+        """Draw from the bazaar, if the room offers it now."""
+        button = self.page.locator('#room [data-action="draw"]')
+        if not button.count():
+            return False
+        self._press(button.first, how or ("tap" if self.touch else "click"))
+        return True
+
+    @staticmethod
+    def _press(locator, how: str) -> None:
+        if how == "tap":
+            locator.tap(timeout=2_000)
+        else:
+            locator.click(timeout=2_000)
 
     def offered_moves(self) -> list[str | None]:
         """What the room offers this person to do now: the tiles they may play ("3-5"),
         and None for drawing from the bazaar."""
         page = self.page
-        tiles = page.locator("[data-hand] [data-tile][data-playable]")
+        tiles = page.locator("#room [data-hand] [data-tile][data-playable]")
         offered = [tiles.nth(n).get_attribute("data-tile") for n in range(tiles.count())]
-        return offered + [None] * min(1, page.locator('[data-action="draw"]').count())
+        return offered + [None] * min(1, page.locator('#room [data-action="draw"]').count())
 
     def move(self, tile: str | None = None, end: str | None = None, timeout: float = 15_000) -> None:
-        """One move, by clicking as a person does: play ``tile`` ("3-5") -- on ``end``
-        ("left" or "right") when the room asks which end, "left" if not told -- or, with no
-        tile, draw from the bazaar.  Every browser test moves through this method."""
-        page = self.page
-        if tile is None:
-            page.locator('[data-action="draw"]').click(timeout=timeout)
-            return
-        button = page.locator(f'[data-hand] [data-tile="{tile}"][data-playable]')
-        asks = button.get_attribute("data-choose-end", timeout=timeout) is not None
-        button.click(timeout=timeout)
-        if asks:
-            page.locator(f'[data-end="{end or "left"}"]:visible').click(timeout=timeout)
+        """One move, as a person does (``play``, ``draw``): play ``tile`` ("3-5") on ``end``
+        ("left" or "right"; if not told, the first end it fits), or, with no tile, draw
+        from the bazaar -- once the room offers it, within ``timeout`` ms."""
+        offered = f'#room [data-hand] [data-tile="{tile}"][data-playable]' if tile is not None \
+            else '#room [data-action="draw"]'
+        self.page.locator(offered).first.wait_for(timeout=timeout)
+        assert (self.play(tile, end) if tile is not None else self.draw()), (tile, end)
 
     def sign_up(self, username: str, password: str = "Kozel-e2e-pass-42") -> None:
         page = self.page
@@ -156,13 +204,14 @@ class Person:
 
 @pytest.fixture
 def people(daphne_server, browser):
-    """people("masha", phone=True) -> a Person with a fresh context on the live server.
+    """people("masha", phone=True) -> a Person with a fresh context on the live server
+    (a phone: 390x844, touch; else a desktop: 1366x900, a mouse).
 
     Their contexts close at the end of the test, before its server stops."""
     made: list[Person] = []
 
     def make(name: str, phone: bool = False) -> Person:
-        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP)
+        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP, touch=phone)
         made.append(person)
         return person
 

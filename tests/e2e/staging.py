@@ -9,18 +9,39 @@ from datetime import timedelta
 from games import rules
 
 
-def a_moment(wanted, seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400):
+def random_game(seats: int, fish: str, pairs: bool, seed: int):
+    """Every state of a random game played from ``seed`` to its end: after each deal and
+    each action (so between rounds too, and last the game's end)."""
+    rng = random.Random(seed)
+    state = rules.new_game(seats, fish, pairs=pairs)
+    while not state.over:
+        state, _events = rules.start_round(state, rng=rng)
+        yield state
+        while state.phase == rules.PLAYING:
+            state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
+            yield state
+
+
+def first_state(wanted, seats: int, fish: str, pairs: bool, tries: int, what: str):
     """The first state of random games (seeds 0, 1, ...) for which ``wanted(state)``."""
     for seed in range(tries):
-        rng = random.Random(seed)
-        state = rules.new_game(seats, fish)
-        while not state.over:
-            state, _events = rules.start_round(state, rng=rng)
-            while state.phase == rules.PLAYING:
-                if wanted(state):
-                    return state
-                state, _events = rules.apply(state, rng.choice(rules.legal_actions(state)))
-    raise AssertionError("no game of the tried seeds came to the wanted moment")
+        for state in random_game(seats, fish, pairs, seed):
+            if wanted(state):
+                return state
+    raise AssertionError(f"no game of the tried seeds came to {what}")
+
+
+def a_moment(wanted, seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400,
+             pairs: bool = False):
+    """The first state of a round being played, of random games, for which ``wanted(state)``."""
+    return first_state(lambda state: state.phase == rules.PLAYING and wanted(state),
+                       seats, fish, pairs, tries, "the wanted moment")
+
+
+def between_rounds(seats: int = 2, fish: str = rules.FISH_ALL, tries: int = 400):
+    """The first pause after a round ended (its summary shown, the next not dealt yet)."""
+    return first_state(lambda state: state.phase == rules.DEAL and state.last_round is not None,
+                       seats, fish, False, tries, "a pause between rounds")
 
 
 def can_draw(state) -> bool:
@@ -41,7 +62,37 @@ def running_match(make_match, people: list, state, version: int = 5, **fields):
     now = timezone.now()
     return make_match(people, seats_count=len(people), status=MatchStatus.PLAYING,
                       state=state.to_json(), version=version, started_at=now,
-                      deadline=now + timedelta(hours=1), **fields)
+                      deadline=now + timedelta(hours=1), **dict({"pairs": state.pairs}, **fields))
+
+
+def a_round_end(seats: int = 2, fish: str = rules.FISH_ALL, pairs: bool = False,
+                wanted=lambda state: True, tries: int = 400):
+    """The first state between two rounds (its summary shown) of random games for which
+    ``wanted(state)``; a round's end that ends the game is passed by."""
+    return first_state(lambda state: state.phase == rules.DEAL and wanted(state),
+                       seats, fish, pairs, tries, "the wanted round's end")
+
+
+def a_game_end(seats: int = 2, fish: str = rules.FISH_ALL, pairs: bool = False, seed: int = 0):
+    """The last state of a random game played to its end."""
+    *_played, last = random_game(seats, fish, pairs, seed)
+    return last
+
+
+def staged_match(make_match, people: list, state, version: int = 5, **fields):
+    """A match of ``people`` (None: a bot) at ``state``, as the services leave it: still
+    playing (its deadline an hour away, so that nothing moves while the test looks), or,
+    for a state whose game is over, finished with its result and rating points."""
+    from django.utils import timezone
+
+    from games.play.finish import ending_of
+
+    if not state.over:
+        return running_match(make_match, people, state, version)
+    ended, _ending = ending_of(state)
+    return make_match(people, seats_count=len(people), state=state.to_json(), version=version,
+                      started_at=timezone.now(), pairs=state.pairs, rated=True,
+                      **dict(ended, **fields))
 
 
 # -- a whole game from chosen deals ------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from tests import seeding
 
-from tests.e2e.test_page_layout import MEASURE
+from tests.e2e.page_checks import MEASURE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 HEX_SEED = re.compile(r"^[0-9a-f]{32}$")

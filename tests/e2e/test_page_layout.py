@@ -1,44 +1,100 @@
-"""The pages fit a phone (390×844) and a desktop (1366×900): nothing scrolls sideways, no
-element is wider than the viewport, and no icon is drawn larger than 64 px."""
+"""Every page of the site in Chromium, on a phone (390×844, touch) and a desktop
+(1366×900), with content in it: nothing scrolls sideways, no element is wider than the
+viewport or spills out of its box, no icon is drawn over 64 px, axe-core reports no
+serious or critical violation, every text has a contrast of at least 4.5:1, a phone is
+not told about keys, nothing is refused by the Content-Security-Policy, and a screenshot
+of each is kept in test-artifacts/screenshots/<page>-<size>.png for a person to look at
+(page_checks.py).
+
+One server and one browser for the whole list; each page and size is a subtest, so one
+run reports every page's problems.  The game room is seen through its stable hooks only
+(``#room``, ``data-status``, ``[data-hand]``) and the first message of its socket, so that
+the checks hold however the room draws itself.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
+from .page_checks import DEVICES, SIZES, problems_of
+from .staging import a_moment, between_rounds, running_match
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
-ICON_LIMIT = 64
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-# Measured in the page: its width against the viewport's, the elements that stick out,
-# and the icons with their rendered size (every svg or img but a domino tile and the
-# rating chart, which are meant to be large).
-MEASURE = """() => {
-  const width = document.documentElement.clientWidth;
-  const wide = [...document.querySelectorAll('body *')]
-    .filter(e => e.getBoundingClientRect().right > width + 1 && e.getClientRects().length)
-    .filter(e => !e.closest('.visually-hidden'))
-    .map(e => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined
-         ? '.' + String(e.className).split(' ').join('.') : ''));
-  const icons = [...document.querySelectorAll('svg:not(.tile-svg):not(.rating-chart svg), img')]
-    .map(e => [e.getAttribute('class') || e.tagName, e.getBoundingClientRect()])
-    .filter(([, r]) => r.width > %d || r.height > %d)
-    .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
-  return {scroll: document.scrollingElement.scrollWidth, width, wide: wide.slice(0, 5), icons};
-}""" % (ICON_LIMIT, ICON_LIMIT)
-
-
-def layout_of(page, path: str) -> dict:
-    page.goto(path)
-    page.wait_for_load_state("load")
-    return page.evaluate(MEASURE)
+# Noted in the page (an init script, before any of the page's own): that a socket of the
+# page has had its first message and the page has handled it, as <html data-socket-heard>.
+# The room's first frame replaces what the page was served with, so the checks wait for it.
+SOCKET_HEARD = """(() => {
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => setTimeout(() => {
+        document.documentElement.dataset.socketHeard = "";
+      }));
+    }
+  };
+})();"""
+HEARD = "html[data-socket-heard]"
 
 
-def assert_fits(page, path: str, size: str) -> None:
-    found = layout_of(page, path)
-    assert found["scroll"] <= found["width"], f"{path} at {size} scrolls sideways: {found}"
-    assert found["wide"] == [], f"{path} at {size}: wider than the viewport: {found['wide']}"
-    assert found["icons"] == [], f"{path} at {size}: icons over {ICON_LIMIT} px: {found['icons']}"
+@dataclass
+class Page:
+    name: str     # the screenshot's name
+    who: str      # the login of who looks at it; "" for a visitor
+    path: str
+    ready: tuple = ("main",)  # selectors there once the page shows what it is for
+
+
+@dataclass
+class Site:
+    people: dict  # login: user, of everyone who looks at a page
+    pages: list[Page]
+
+
+def reported_chat_line(match, author, reporter):
+    from games.models import ChatMessage, ChatReport
+
+    line = ChatMessage.objects.create(match=match, author=author, room="players",
+                                      text="сам ты козёл")
+    ChatReport.objects.create(message=line, reporter=reporter)
+
+
+def pair_game(players):
+    """A pair game (RULES.md 11) after its first round, fish for all: it goes on, its
+    next deal an hour away so that it stays there while the test looks."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Match
+    from tests.ratings import played
+
+    record = played.load("pairs_fish")
+    record.fish = "all"
+    match = played.seat_table(players, record)
+    match.pairs = True
+    match.save(update_fields=["pairs"])
+    match = played.play(match, players, record)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(hours=1))
+    return match
+
+
+def suspicious_pair(make_user):
+    """Two accounts from one address that met in three rated games, each left in round
+    1: both of the suspicious page's lists have something."""
+    from games.lobby import service as requests
+    from games.play import service as services
+
+    first = make_user("Konstantin_Konstantinopolsky")
+    second = make_user("Aleksandra_Vasilievna_1990")
+    for leaver in (first, second, first):
+        match = requests.create_request(first, players=2, address="2001:db8:85a3::8a2e:370:7334")
+        requests.join_request(second, match.pk, address="2001:db8:85a3::8a2e:370:7334")
+        services.leave_game(match.pk, leaver)
+    return first
 
 
 @pytest.fixture
@@ -51,49 +107,83 @@ def finished_game(make_user):
     return played.play(played.seat_table(players, record), players, record), players
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_pages_fit_the_screen(size, finished_game, browser, daphne_server):
-    from tests.e2e.conftest import Person
-
-    match, players = finished_game
-    person = Person(browser, daphne_server, "masha", SIZES[size])
-    try:
-        for path in ["/rules/", "/rules/fair/", "/ratings/", "/accounts/login/"]:
-            assert_fits(person.page, path, size)
-        person.log_in_as(players[0], daphne_server)
-        for path in ["/", f"/games/{match.pk}/", f"/games/{match.pk}/replay/?step=5",
-                     "/players/Masha/"]:
-            assert_fits(person.page, path, size)
-        assert person.errors == []
-    finally:
-        person.context.close()
-
-
 @pytest.fixture
-def pair_game(make_user):
-    """A pair game (RULES.md 11) after its first round, fish for all: it goes on."""
-    from tests.ratings import played
+def site(finished_game, make_user, make_match):
+    """Games at every moment the pages show, and the list of pages with who looks at
+    each."""
+    from django.contrib.auth.models import Group
 
-    players = [make_user(name) for name in ("Masha", "Alex", "Olya", "Serg")]
-    record = played.load("pairs_fish")
-    record.fish = "all"
-    match = played.seat_table(players, record)
-    match.pairs = True
-    match.save(update_fields=["pairs"])
-    return played.play(match, players, record), players
+    from accounts.moderators import GROUP_NAME
+    from games import rules
+    from games.lobby import service as requests
+    from games.moderation import service as moderation
+    from games.play import notify
+
+    finished, (masha, alex, olya) = finished_game
+    moderator = make_user("moder", is_staff=True)
+    moderator.groups.add(Group.objects.get(name=GROUP_NAME))
+    with notify.collected():  # nobody is listening yet
+        mid_round = running_match(make_match, [masha, alex, None],
+                                  a_moment(lambda s: s.turn == 0 and any(s.scores), seats=3))
+        summary = running_match(make_match, [masha, olya], between_rounds())
+        pairs = pair_game([make_user("Sasha"), masha, make_user("Dima"), alex])
+        vera = make_user("Vera")  # her request waits in the lobby; she is at no game
+        requests.create_request(vera, players=4, fish=rules.FISH_ONE)
+        reported_chat_line(mid_round, alex, masha)
+        leaver = suspicious_pair(make_user)
+        moderation.deactivate_player(leaver, moderator, "Играет сам с собой.")
+        moderation.reactivate_player(leaver, moderator, "Объяснился, открыт снова.")
+        quarrel = requests.create_request(make_user("Petya"), players=3)
+        moderation.abort_game(quarrel.pk, moderator, "Заявка с оскорбительным названием.")
+
+    game = f"/games/{finished.pk}"
+    pages = [
+        Page("login", "", "/accounts/login/", ("main form",)),
+        Page("signup", "", "/accounts/signup/", ("main form",)),
+        Page("rules", "", "/rules/"),
+        Page("rules-fair", "", "/rules/fair/"),
+        Page("lobby", "Vera", "/"),
+        Page("room-mid-round", "Masha", f"/games/{mid_round.pk}/",
+             ("#room[data-status=playing] [data-hand]", HEARD)),
+        Page("room-summary", "Masha", f"/games/{summary.pk}/", ("#room[data-status=playing]", HEARD)),
+        Page("room-game-end", "Masha", f"{game}/", ("#room[data-status=finished]", HEARD)),
+        Page("room-pairs", "Masha", f"/games/{pairs.pk}/", ("#room[data-status=playing]", HEARD)),
+        Page("game", "Masha", f"{game}/record/"),
+        Page("replay", "Masha", f"{game}/replay/?step=5"),
+        Page("ladder", "Masha", "/ratings/"),
+        Page("player", "Masha", "/players/Masha/"),
+        Page("moderation-log", "moder", "/moderation/"),
+        Page("moderation-chat", "moder", "/moderation/chat/"),
+        Page("moderation-suspicious", "moder", "/moderation/suspicious/"),
+        Page("moderation-player", "moder", f"/moderation/players/{leaver.username}/"),
+        Page("moderation-game", "moder", f"/moderation/games/{finished.pk}/"),
+    ]
+    return Site(people={"Masha": masha, "Vera": vera, "moder": moderator}, pages=pages)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_a_pair_games_room_fits_the_screen(size, pair_game, browser, daphne_server):
+def test_every_page_at_both_sizes(site, browser, daphne_server, subtests):
     from tests.e2e.conftest import Person
 
-    match, players = pair_game
-    person = Person(browser, daphne_server, "masha", SIZES[size])
-    try:
-        person.log_in_as(players[0], daphne_server)
-        person.page.goto(f"/games/{match.pk}/")
-        person.page.wait_for_selector(".pair-scores .pair-mark.pair-2")
-        assert_fits(person.page, f"/games/{match.pk}/", size)
-        assert person.errors == []
-    finally:
-        person.context.close()
+    for size, viewport in SIZES.items():
+        device = DEVICES[size]
+        people = {"": Person(browser, daphne_server, "visitor", viewport, **device)}
+        for login, user in site.people.items():
+            people[login] = Person(browser, daphne_server, login, viewport, **device)
+            people[login].log_in_as(user, daphne_server)
+        for person in people.values():
+            person.context.add_init_script(SOCKET_HEARD)
+        try:
+            for page in site.pages:
+                person = people[page.who]
+                with subtests.test(msg=f"{page.name} at {size}"):
+                    person.page.goto(page.path)
+                    for selector in page.ready:
+                        person.page.wait_for_selector(selector, state="attached")
+                    problems = problems_of(person.page, page.name, size)
+                    assert problems == [], (f"{page.name} ({page.path}) at {size}:\n"
+                                             + "\n".join(problems))
+            for person in people.values():
+                assert person.errors == [] and person.refused == []
+        finally:
+            for person in people.values():
+                person.context.close()

@@ -3,8 +3,8 @@ one person plays a table of bots to the end.
 
 The server is a daphne subprocess with quick bots and short pauses between rounds
 (tests/daphne_server.py, FAST_PLAY). The pages act only through what a person can see
-and click: the room's [data-game], and its moves through Person.offered_moves and
-Person.move (tests/e2e/conftest.py).
+and do -- on a phone by taps, on a desktop with the mouse (clicks and drags onto the
+chain's ends): Person.play and Person.draw (tests/e2e/conftest.py).
 """
 
 from __future__ import annotations
@@ -41,8 +41,10 @@ LOOK = """() => {
 class Seat:
     """A person playing in their room page like a quick, simple-minded human."""
 
-    def __init__(self, person):
+    def __init__(self, person, gestures=(None,)):
         self.person = person
+        self.gestures = gestures  # Person.play's "how", in turn (None: the device's own)
+        self.moves = 0
         self.page = person.page
         self.acted_on: str | None = None
         self.acted_at = 0.0
@@ -71,17 +73,16 @@ class Seat:
         return self.status
 
     def act(self) -> bool:
-        """Play the first playable tile (on the left end if it may go on either),
-        else draw from the bazaar. Knocks are the server's. False if nothing was done."""
+        """Play the first playable tile (on the first end it fits), else draw from the
+        bazaar, by this seat's gestures (Person.play). Knocks are the server's. False if
+        nothing was done."""
         from playwright.sync_api import Error
 
         try:
-            offered = self.person.offered_moves()
-            if not offered:
-                return False
-            self.person.move(offered[0], "left", timeout=2_000)
-            return True
-        except Error:  # the view was replaced under the click: look again
+            self.moves += 1
+            return self.person.play(how=self.gestures[self.moves % len(self.gestures)]) \
+                or self.person.draw()
+        except Error:  # the view was replaced under the gesture: look again
             return False
 
 
@@ -147,7 +148,8 @@ def test_two_people_meet_in_the_lobby_and_play_a_game_to_its_end(people, daphne_
     from playwright.sync_api import expect
     expect(masha.page.locator(".clock .seconds")).to_have_text(re.compile(r"^\d+\u00a0с$"))
 
-    seats = [Seat(masha), Seat(alex)]
+    # Masha taps on her phone; Alex drags his tiles onto the chain, or clicks them.
+    seats = [Seat(masha), Seat(alex, gestures=("drag", "click"))]
     play_to_the_end(seats, daphne_server)
 
     for seat in seats:

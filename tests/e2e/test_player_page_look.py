@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
+from .page_checks import SIZES
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
 
 CELLS = """() => {
   const width = document.documentElement.clientWidth;

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from .page_checks import SIZES
 from .test_page_layout import finished_game  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
-
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 
 TICKS = """() => [...document.querySelectorAll('.rating-chart .tick')].map(t => ({
   text: t.textContent.trim(), height: t.getBoundingClientRect().height}))"""

@@ -78,8 +78,7 @@ def test_a_decline_is_seen_at_once_by_the_other(people, daphne_server, make_user
     game = running_match(make_match, users, state)
     vera, oleg = people("vera", phone=True), people("oleg")
     for person, user in ((vera, users[0]), (oleg, users[1])):
-        person.log_in_as(user, daphne_server)
-        person.page.goto(f"/games/{game.pk}/")
+        person.enter_room(user, daphne_server, game.pk)
         person.page.locator("#room[data-status='playing']").wait_for()
     oleg.page.on("dialog", lambda dialog: dialog.accept())
     oleg.page.locator('[data-action="leave"]').click()

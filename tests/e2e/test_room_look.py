@@ -27,13 +27,13 @@ def test_the_draw_button_stands_out_and_remembered_points_can_be_read(
     page.screenshot(path=str(tmp_path / "room.png"), full_page=True)
 
     # A button: its own background, not the felt's, and text that can be read on it.
-    room_background = page.locator("#room").evaluate("e => getComputedStyle(e).backgroundColor")
+    room_background = page.locator("[data-room]").evaluate("e => getComputedStyle(e).backgroundColor")
     looks = draw.evaluate("e => ({bg: getComputedStyle(e).backgroundColor,"
                           " height: e.getBoundingClientRect().height})")
     assert looks["bg"] != room_background and looks["height"] >= 40, looks
     assert contrast(draw)["ratio"] >= AA_TEXT
 
-    remembered = page.locator(".players .remembered")
+    remembered = page.locator("#table .seat .remembered")
     assert remembered.count() >= 1
     for n in range(remembered.count()):
         seen = contrast(remembered.nth(n))

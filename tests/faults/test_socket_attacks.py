@@ -1,11 +1,12 @@
 """The red team's socket attacks against a real daphne process, at a small scale.
 
-Before the caps across sockets (games/room/socketcaps.py): 10 loops of one account, each
-connecting and sending 15 resyncs, made 75 full reloads a second for as long as they ran,
-and one account held 300 sockets open to one game.  Now the account's messages and
-connections over all its sockets share one rate, each over it closed with 4429; an
-account's sockets to one game, and one address's lobby sockets, are capped, one more
-closed with 4409; and the log gets one line per refused account, not one per socket.
+Without caps across sockets, 10 loops of one account, each connecting and sending 15
+resyncs, would make 75 full reloads a second for as long as they ran, and one account
+could hold 300 sockets open to one game.  With them (games/room/socketcaps.py), the
+account's messages and connections over all its sockets share one rate, each over it
+closed with 4429; an account's sockets to one game, and one address's lobby sockets, are
+capped, one more closed with 4409; and the log gets one line per refused account, not one
+per socket.
 """
 
 import asyncio

@@ -156,7 +156,7 @@ def test_one_score_row_per_seat_and_round(make_match):
 
 
 def the_clocks_query(now):
-    """What the clock's sweep finds (services.due_match_ids, which games/clock.py calls),
+    """What the clock's sweep finds (services.due_match_ids, which games/play/clock.py calls),
     and the one query it ran for that: its SQL and parameters as sent to the database."""
     ran = []
 

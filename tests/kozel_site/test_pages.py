@@ -80,6 +80,36 @@ def test_the_rules_page_states_the_pair_game_of_rules_11_in_both_languages(clien
         assert text in english, text
 
 
+def test_the_rules_page_states_the_definitions_and_the_pair_examples_with_its_own_section_numbers(
+        client, db):
+    """The page numbers its sections its own way (RULES.md 2 and 3 are its section 2), so
+    RULES.md 11's references are to the page's sections; and RULES.md 1's definitions, 5's
+    empty table and 11's two worked examples are on it, in both languages."""
+    russian = " ".join(client.get("/rules/").content.decode().split())
+    english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
+    for text in ('<h2 id="deal">2. Players and dealing</h2>', '<h2 id="round-end">5. End of a round</h2>',
+                 '<h2 id="scoring">6. Scoring</h2>', '<h2 id="fish">7. Fish',
+                 "as in sections 2–5 (four players, so no bazaar)",
+                 "credited by the rule of section 6", "<strong>The fish bank</strong> (section 7)",
+                 "(a double counts once)", "(or the table is empty)",
+                 "Pair A: round points 0, credited nothing, remembered points lost → 0. "
+                 "Pair B: round points 14, credited 14 → 34.",
+                 "Pair A holds 5 + 9 = 14, pair B 6 + 4 = 10: <code>T</code> = 24. Pair A is credited 24"):
+        assert text in english, text
+    for text in ('<h2 id="deal">2. Игроки и сдача</h2>', '<h2 id="round-end">5. Конец раунда</h2>',
+                 '<h2 id="scoring">6. Очки</h2>', '<h2 id="fish">7. Рыба',
+                 "как в разделах 2–5 (игроков четверо, так что базара нет)",
+                 "по правилу раздела 6", "<strong>Банк</strong> (раздел 7)",
+                 "(дубль считается один раз)", "(или стол пуст)",
+                 "Пара A: очки раунда 0, ничего не начисляется, запомненные сгорают → 0. "
+                 "Пара B: очки раунда 14, начисляется 14 → 34.",
+                 "У пары A 5 + 9 = 14, у пары B 6 + 4 = 10: <code>T</code> = 24. Паре A начисляется 24"):
+        assert text in russian, text
+    for page in (english, russian):  # RULES.md's own numbers mean other sections here
+        for wrong in ("3–6", "7.2", "(7.5)"):
+            assert wrong not in page, wrong
+
+
 ASSET = re.compile(r'<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]+)"')
 
 

@@ -39,7 +39,8 @@ def test_leaving_at_once_aborts_the_game_and_every_page_and_the_record_say_so(ma
     match = a_started_table(masha, alex)
     services.leave_game(match.pk, alex)
     match.refresh_from_db()
-    # Before the rule: masha max(1, round_half_up((0 - 0) / 10)) = 1, alex 0.  Now 0 and 0.
+    # Rated as an interrupt, masha would get max(1, round_half_up((0 - 0) / 10)) = 1; aborted,
+    # nobody gets anything.
     assert match.status == MatchStatus.ABORTED
     assert (match.result["interrupted_by"], match.result["reason"]) == (1, "left")
     assert [rating(masha), rating(alex)] == [0, 0]
@@ -89,9 +90,9 @@ def test_a_leave_after_the_first_round_ended_is_rated_as_before(make_user):
     assert RatingRecord.objects.filter(match=match).count() == 3
 
 
-def test_the_farm_loop_of_issue_23_ten_times_gains_nothing(make_user):
+def test_the_farm_loop_ten_times_gains_nothing(make_user):
     """Hostile: a farmer opens a rated 2-seat table, a fresh account joins and leaves at
-    once, ten times.  Before the rule each loop gave the farmer 1 (10 in all)."""
+    once, ten times.  Rated as interrupts, each loop would give the farmer 1 (10 in all)."""
     farmer = make_user("farmer")
     for n in range(10):
         helper = make_user(f"sock{n}")

@@ -9,6 +9,11 @@ from games.rules import Deal, GameState, tile
 from games.rules.tiles import TILES
 
 
+# RULES.md 6's example: 1-2, 2-6, 0-2, 2-3 inside the chain, 2-4 at the left end showing 2;
+# the last non-double of 2, 2-5, played on the right end (it shows 5) makes a fish of 2.
+FISH_CHAIN = "2-4 4-1 1-2 2-6 6-0 0-2 2-3 3-5"
+
+
 def tiles(text: str):
     return tuple(tile(name) for name in text.split())
 

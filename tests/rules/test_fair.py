@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import pathlib
+import subprocess
+import sys
 
 import pytest
 
-from games.rules import fair
+from games.rules import fair, replay_text
 
 TILE_ORDER = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]  # 0-0, 0-1, ..., 6-6
 
@@ -124,11 +128,6 @@ def test_client_seed_validity(seed, ok):
 
 # -- records: `manage.py replay` checks the "fair" block ----------------------------------
 
-import json  # noqa: E402
-import pathlib  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -166,3 +165,28 @@ def test_replay_accepts_a_fair_record_and_refuses_a_changed_one(tmp_path):
     assert lines[1] == {"error": "round 1: the deal does not follow from the seeds (RECORD.md, kozel-fair/1)"}
     assert "does not match its commitment" in lines[2]["error"]
     assert lines[3]["error"].startswith("round 1: the deal does not follow")
+
+
+def test_a_fair_records_hands_may_be_in_any_order_but_its_bazaar_is_in_draw_order():
+    record = fair_record()
+    for hand in record["rounds"][0]["hands"]:
+        hand.reverse()
+    assert "error" not in replay_text(json.dumps(record))
+    bazaar = record["rounds"][0]["bazaar"]
+    bazaar[0], bazaar[1] = bazaar[1], bazaar[0]
+    assert replay_text(json.dumps(record)) == {
+        "error": "round 1: the deal does not follow from the seeds (RECORD.md, kozel-fair/1)"}
+
+
+def test_every_round_of_a_fair_record_is_checked_and_named():
+    record = fair_record()
+    third, _ = fair.fair_deal(SEED_B, 3, SEEDS_B)  # round 3's deal given as round 2's
+    record["rounds"].append(dict(third.to_json(), moves=[]))
+    assert replay_text(json.dumps(record)) == {
+        "error": "round 2: the deal does not follow from the seeds (RECORD.md, kozel-fair/1)"}
+
+
+@pytest.mark.parametrize("client_seeds", [["1"], ["1", "2", "3"], ["1", "x" * 65], ["1", ""]])
+def test_a_fair_block_holds_one_valid_client_seed_per_seat(client_seeds):
+    error = replay_text(json.dumps(fair_record(client_seeds=client_seeds)))["error"]
+    assert error.startswith('"fair" must be') and "one per seat" in error

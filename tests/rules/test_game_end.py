@@ -10,7 +10,7 @@ from games.rules.record import Replay
 from ratings.formulas import (finished_game_points, game_points, interrupted_game_points,
                               round_half_up)
 
-from .positions import deal, position
+from .positions import FISH_CHAIN, deal, position
 
 
 def test_the_game_ends_when_an_open_score_reaches_101_and_that_player_is_the_goat():
@@ -105,3 +105,27 @@ def test_an_interrupt_names_a_seat_and_a_reason(seat, reason):
     state = position("1-2", "5-6 0-0", chain="1-1")
     with pytest.raises(IllegalAction):
         interrupt(state, seat, reason)
+
+
+# -- aborted games (RULES.md 9, the decision against rating farming) ---------------------
+
+@pytest.mark.parametrize("reason", ["timeout", "left"])
+def test_an_interrupt_before_the_first_round_ended_aborts_the_game_for_nobody(reason):
+    state = position("1-2 5-5", "0-3", "6-6 0-1", chain="1-1")  # round 1, nothing scored yet
+    state, events = interrupt(state, 1, reason)
+    assert state.aborted and events[0]["aborted"] is True
+    summary = summarize(Replay(state), rate=game_points)
+    assert summary["status"] == "aborted" and summary["rating_points"] == [0, 0, 0]
+
+
+def test_a_first_round_ended_in_a_draw_has_been_scored_so_a_later_interrupt_is_rated():
+    # RULES.md 7.4's draw: Masha 4, Alex 14, Olya 14, Serg 3.  Nobody is credited and every
+    # score and remembered point is still 0, yet the round has ended and been scored: an
+    # interrupt now is rated, not aborted.  Olya leaves; the others get max(1, (0 - 0) / 10) = 1.
+    state = position("2-5 1-3", "6-6 1-1", "5-5 0-4", "0-3", chain=FISH_CHAIN, fish="one")
+    state, _ = apply(state, play(0, "2-5", "right"))
+    assert state.bank == 35 and not any(state.scores) and not any(state.remembered)
+    state, events = interrupt(state, 2, "left")
+    assert not state.aborted and events[0]["aborted"] is False
+    summary = summarize(Replay(state), rate=game_points)
+    assert summary["status"] == "interrupted" and summary["rating_points"] == [1, 1, 0, 1]

@@ -14,11 +14,8 @@ from games.rules import GameState, InvalidState, apply, new_game, play, replay, 
 from games.rules.record import loads_record, summarize
 from games.rules.simulate import play_game
 
-from .positions import deal, position
+from .positions import FISH_CHAIN, deal, position
 from .test_properties import check_tiles_accounted, check_views
-
-# RULES.md 6's fish chain: the right end shows 5, and 2-5 played there makes a fish of 2.
-FISH_CHAIN = "2-4 4-1 1-2 2-6 6-0 0-2 2-3 3-5"
 
 
 def pair_state(*hands, chain, fish="all", scores=(0, 0), remembered=(0, 0),
@@ -81,6 +78,11 @@ SCORING = [
         ("2-5 0-5", "1-5", "0-1 0-4", "1-3"), FISH_CHAIN, (0, "2-5", "right"), "one",
         ((0, 30), (4, 0), (False, True), 0),
         ([10, 10], [0, 0], [0, 30], [4, 0], 20), id="fish-for-one-draw"),
+    pytest.param(  # the same draw with a bank of 20 from an earlier draw: T = 20 is added to
+        # it and the bank carries on (RULES.md 7.5), nobody credited, remembered points kept
+        ("2-5 0-5", "1-5", "0-1 0-4", "1-3"), FISH_CHAIN, (0, "2-5", "right"), "one",
+        ((0, 30), (4, 0), (False, True), 20),
+        ([10, 10], [0, 0], [0, 30], [4, 0], 40), id="fish-for-one-draw-bank-carries-on"),
     pytest.param(  # fish for one won by B (6 + 9 = 15 against 5 + 4 = 9): T 24 + bank 20
         ("2-5 0-5", "1-5", "0-4", "4-5"), FISH_CHAIN, (0, "2-5", "right"), "one",
         ((40, 0), (0, 6), (True, False), 20),
@@ -117,6 +119,20 @@ def test_pair_scoring(hands, chain, move, fish, before, after):
     assert list(state.scores) == [scores_after[s % 2] for s in range(4)]
     assert list(state.remembered) == [remembered_after[s % 2] for s in range(4)]
     assert summary["credited"] == [credited[s % 2] for s in range(4)]
+
+
+def test_turns_alternate_between_the_pairs_and_partners_see_only_their_own_hands():
+    state = pair_state("1-2 5-5", "2-3 4-4", "3-4 6-6", "4-5 0-0", chain="1-1")
+    turns = []
+    for seat, played in enumerate(("1-2", "2-3", "3-4")):
+        state, _ = apply(state, play(seat, played, "right"))
+        turns.append(state.turn)
+    assert turns == [1, 2, 3]  # pair B, pair A, pair B: partners sit opposite each other
+    partner = view_for(state, 2)
+    assert partner["hand"] == ["6-6"] and partner["hand_counts"] == [1, 1, 1, 2]
+    assert "5-5" not in str(partner)  # the partner's (seat 0's) tile
+    assert "4-5" not in str(partner) and "0-0" not in str(partner)  # seat 3's
+    assert view_for(state, 0)["hand"] == ["5-5"]
 
 
 def test_a_pair_at_101_loses_and_both_its_players_are_goats():

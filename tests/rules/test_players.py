@@ -5,9 +5,7 @@ import json
 from games.rules import HeuristicPlayer, RandomPlayer, apply, legal_actions, play, view_for
 from games.rules.simulate import play_game
 
-from .positions import position
-
-FISH_CHAIN = "2-4 4-1 1-2 2-6 6-0 0-2 2-3 3-5"
+from .positions import FISH_CHAIN, position
 
 
 def test_a_seeded_random_player_repeats_itself():

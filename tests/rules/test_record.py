@@ -219,6 +219,20 @@ def test_an_end_left_out_for_a_tile_that_fits_one_end_goes_there():
     assert replayed_chain(ENDS_MOVES[:3]) == ((3, 1), (1, 1), (1, 2))
 
 
+def test_naming_an_end_the_tile_does_not_fit_is_an_error():
+    # 1-3 fits the left end only (ends 1 and 2): naming the right end is refused.
+    moves = ENDS_MOVES[:2] + [dict(ENDS_MOVES[2], end="right")]
+    assert replay_text(a_record(2, (ENDS_DEAL, moves))) == {
+        "error": "round 1, move 3: 1-3 does not fit the right end (RULES.md 5.1)"}
+
+
+def test_the_first_tile_lies_with_its_lower_half_as_the_left_end():
+    # No hand holds a double, so 5-6 leads (RULES.md 4); written "6-5", it still lies 5 | 6.
+    no_doubles = deal("5-6 0-1 1-2 2-3 3-4 0-4 1-3", "4-6 0-2 1-4 2-4 3-5 0-5 1-5")
+    state = replay(loads_record(a_record(2, (no_doubles, [{"seat": 0, "play": "6-5"}])))).state
+    assert state.chain == ((5, 6),) and (state.left, state.right) == (5, 6)
+
+
 def test_an_end_left_out_when_both_ends_show_the_same_value_goes_on_the_right():
     assert replayed_chain(ENDS_MOVES[:2]) == ((1, 1), (1, 2))  # ends 1 and 1, from a double
     moves = ENDS_MOVES[:3] + [dict(ENDS_MOVES[3], end="left"), ENDS_MOVES[4]]  # ends 2 and 2

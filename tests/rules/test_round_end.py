@@ -4,11 +4,7 @@ import pytest
 
 from games.rules import IllegalAction, apply, knock, legal_actions, play, start_round, tile
 
-from .positions import deal, position
-
-# RULES.md 6's example: 1-2, 2-6, 0-2, 2-3 inside the chain, 2-4 at the left end showing 2;
-# the last non-double of 2, 2-5, is about to be played on the right end (it shows 5).
-FISH_CHAIN = "2-4 4-1 1-2 2-6 6-0 0-2 2-3 3-5"
+from .positions import FISH_CHAIN, deal, position
 
 
 def test_a_player_who_plays_their_last_tile_is_out_and_the_round_ends_at_once():

@@ -6,9 +6,7 @@ from games.rules import apply, play
 from games.rules.scoring import FISH, OUT, Tally, credit, round_points, score_round
 from games.rules.tiles import mask_of
 
-from .positions import position, tiles
-
-FISH_CHAIN = "2-4 4-1 1-2 2-6 6-0 0-2 2-3 3-5"  # 2-5 on the right makes fish (RULES.md 6)
+from .positions import FISH_CHAIN, position, tiles
 
 
 # -- 7.1 round points ---------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.lobby import rematch, service as requests
-from games.models import Match, MatchStatus, Rematch, RematchStatus, Seat
+from games.models import RUNNING, Match, MatchStatus, Rematch, RematchStatus, Seat
 from games.play import clock, service as services
 from games.play.service import PlayError
 from games.room import socketcaps
@@ -288,7 +288,7 @@ def test_the_last_accept_and_a_new_table_elsewhere_at_once_keep_one_table_each(m
         results = at_once(lambda: rematch.accept(game.pk, people[1]),
                           lambda: requests.create_request(people[0], players=2))
         offer = Rematch.objects.get(game=game)
-        tables = Match.objects.filter(seats__user=people[0], status__in=services.RUNNING)
+        tables = Match.objects.filter(seats__user=people[0], status__in=RUNNING)
         assert tables.count() == 1
         if offer.status == RematchStatus.STARTED:
             assert results[1] == "busy"

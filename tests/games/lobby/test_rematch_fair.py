@@ -16,7 +16,7 @@ from games.play import service as services
 from games.rules import fair
 
 from ..conftest import wait_until
-from ..records.test_fair_secret import SeedWatch, _clients, _people, pages_of, play_watching
+from ..records.test_fair_secret import SeedWatch, _clients, _people, play_watching
 from ..wsclient import Seat
 
 pytestmark = pytest.mark.django_db

@@ -57,7 +57,7 @@ def test_sign_ups_then_the_leave_at_once_loop_gain_nothing_and_the_moderators_se
     assert {game.status for game in games} == {MatchStatus.ABORTED}
     assert all(game.rated for game in games)
     farmer_player = Player.objects.get(user__username="farmer")
-    assert (farmer_player.rating, farmer_player.games_played) == (0, 0)  # before the rule: +10
+    assert (farmer_player.rating, farmer_player.games_played) == (0, 0)  # rated as interrupts: +10
     assert not RatingRecord.objects.exists()
 
     moderator = make_user("moder", is_staff=True)

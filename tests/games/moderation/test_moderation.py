@@ -56,6 +56,18 @@ def ratings():
             for p in Player.objects.select_related("user")}
 
 
+def test_the_running_games_page_pages_through_its_games(mod_client, make_user, monkeypatch):
+    monkeypatch.setattr("games.moderation.views.RUNNING_PER_PAGE", 1)
+    for name in ("lonely", "alone"):
+        requests.create_request(make_user(name), players=2)
+    first = " ".join(mod_client.get("/moderation/").content.decode().split())
+    assert '<nav class="pager" aria-label="Страницы">' in first
+    assert '<span class="current">1 / 2</span>' in first and 'href="?page=2" rel="next"' in first
+    second = " ".join(mod_client.get("/moderation/?page=2").content.decode().split())
+    assert '<span class="current">2 / 2</span>' in second and 'href="?page=1" rel="prev"' in second
+    assert 'rel="next"' not in second
+
+
 def test_only_moderators_reach_the_pages(client, make_user, people):
     assert client.get("/moderation/").status_code == 302  # to the log-in page
     client.force_login(people[0])

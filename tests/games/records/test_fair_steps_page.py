@@ -29,6 +29,15 @@ def test_the_steps_are_told_in_order_in_both_languages(client, language):
     assert "manage.py" not in page and "python" not in page  # written for players
 
 
+@pytest.mark.parametrize("language, words", [("ru", "раздел 2 правил"), ("en", "section 2 of the rules")])
+def test_the_redeal_step_links_to_the_rules_pages_own_dealing_section(client, db, language, words):
+    # The rules page's section 2 (id "deal") holds the redeal: RULES.md's 3 is its 2.
+    page = client.get("/rules/fair/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<a href="/rules/#deal">{words}</a>' in page
+    rules = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert re.search(r'<h2 id="deal">2\. [^<]*</h2>', rules)
+
+
 def test_a_finished_games_page_and_the_room_link_to_the_steps(client, make_user):
     masha, alex = make_user("masha"), make_user("alex")
     match = requests.create_request(masha, players=2)

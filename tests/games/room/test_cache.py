@@ -10,7 +10,6 @@ from games import rules
 from games.room import cache as snapshots
 from games.play import notify, service as services
 from games.lobby import service as requests
-from games.room.present import announce
 from games.models import MatchStatus
 
 from ..conftest import human_move, state_of
@@ -62,8 +61,8 @@ def test_a_primed_snapshot_is_the_loaded_one_through_rounds_and_deals(
         assert snapshot.state.to_json() == loaded.state.to_json()
         for seat in (0, 1, 2, None):
             for language in ("ru", "en"):
-                assert without_now(snapshots.render(snapshot, seat, language, announce)) == \
-                    without_now(snapshots.render(loaded, seat, language, announce))
+                assert without_now(snapshots.render(snapshot, seat, language)) == \
+                    without_now(snapshots.render(loaded, seat, language))
                 assert snapshots.score_table(snapshot, language) == \
                     snapshots.score_table(loaded, language)
         compared += 1
@@ -107,8 +106,28 @@ def test_a_load_after_another_process_changed_the_match_reads_only_what_can_have
         assert [s.pk for s in following.seats] == [s.pk for s in loaded.seats]
         assert following.state.to_json() == loaded.state.to_json()
         for seat in (0, 1, 2, None):
-            assert without_now(snapshots.render(following, seat, "ru", announce)) == \
-                without_now(snapshots.render(loaded, seat, "ru", announce))
+            assert without_now(snapshots.render(following, seat, "ru")) == \
+                without_now(snapshots.render(loaded, seat, "ru"))
         assert snapshots.score_table(following, "ru") == snapshots.score_table(loaded, "ru")
         previous, compared = following, compared + 1
     assert match.status == MatchStatus.FINISHED and deals >= 2 and compared > 20
+
+
+def test_a_versions_table_is_rendered_once_and_kept_for_all_its_viewers(make_user):
+    people = [make_user(f"однажды{n}") for n in range(3)]
+    match = requests.create_request(people[0], players=3)
+    for person in people[1:]:
+        requests.join_request(person, match.pk)
+    snapshot = snapshots.load(match.pk)
+    frames = [snapshots.render(snapshot, seat, "ru") for seat in (0, 1, 2, None, None)]
+    tables = {frame[frame.index('<div id="table"'):] for frame in frames}
+    assert len(tables) == 1
+    # Kept on the snapshot: the table once per language, a spectator's part once.
+    assert snapshots.table(snapshot, "ru") is snapshots.table(snapshot, "ru")
+    assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "ru"]
+    assert frames[3] == frames[4]
+    # A frame is markup that more markup is added to (the consumer adds the score table
+    # and the offer of one more game): never a string that escapes what is added.
+    assert all((frame + "<b>").endswith("<b>") for frame in frames)
+    snapshots.render(snapshot, 0, "en")
+    assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "en", "ru"]

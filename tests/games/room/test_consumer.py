@@ -288,9 +288,9 @@ async def test_a_timeout_is_enforced_with_no_client_connected(settings):
 
 
 async def test_a_move_sent_as_the_clock_times_its_turn_out_either_wins_alone():
-    """The room's way: on SQLite the move and the clock's sweep take turns on the event
-    loop (games/loopdb.py); the clock ticks, the turn having run out, as the move comes:
-    started just before the move is sent, or just after."""
+    """The room's way: on SQLite the move and the clock's sweep take turns on channels' one
+    database thread (games/play/dbcall.py); the clock ticks, the turn having run out, as the
+    move comes: started just before the move is sent, or just after."""
     winners = []
     for game in range(4):
         users = await make_users(f"race{game}-0", f"race{game}-1")
@@ -470,3 +470,31 @@ async def test_refusals_come_in_the_players_language(language, not_json, not_you
     assert not_your_turn in await waiting.receive_from()
     for room, _frame in rooms:
         await room.disconnect()
+
+
+async def test_every_viewer_of_a_version_is_sent_the_same_table():
+    """Three players and a spectator in one process, a whole game: whatever version they
+    are shown (after their first frame, each connection's own load), the table fragment
+    is the same bytes for all of them, the server's clock reading in it included."""
+    users = await make_users("once0", "once1", "once2", "once3")
+    match_id = await start_table(users[:3], fish="one")
+    seats = [Seat(match_id, u, random.Random(n)) for n, u in enumerate(users[:3])]
+    watcher = Seat(match_id, users[3])
+    for seat in seats + [watcher]:
+        await seat.connect()
+    match = await play_to_the_end(seats + [watcher], match_id)
+    assert match.status == MatchStatus.FINISHED
+    tables: dict[int, set] = {}
+    for seat in seats + [watcher]:
+        for frame in seat.frames[1:]:
+            table = re.search(r'<div id="table".*', frame, re.DOTALL)
+            if table is None:
+                continue
+            version = int(re.search(r'data-version="(\d+)"', frame).group(1))
+            fragment = table.group(0).split('<div id="round-table"')[0]
+            tables.setdefault(version, set()).add(fragment)
+    shared = [v for v, fragments in tables.items() if len(fragments) == 1]
+    assert len(tables) > 50 and set(shared) == set(tables), \
+        [v for v, fragments in tables.items() if len(fragments) > 1]
+    for seat in seats + [watcher]:
+        await seat.ws.disconnect()

@@ -52,7 +52,7 @@ async def test_a_whole_pair_game_over_four_websockets():
         pairs = re.search(r'<ul class="pair-scores".*?</ul>', frame, re.DOTALL).group(0)
         assert [tally_text(html) for html in re.findall(
             r'<span class="scores">(.*?)</span>\s*</li>', pairs, re.DOTALL)] == expected
-        players = re.search(r'<ol class="players">.*?</ol>', frame, re.DOTALL).group(0)
+        players = re.search(r'<div class="table-grid">.*?<div class="felt">', frame, re.DOTALL).group(0)
         assert 'class="score"' not in players and 'class="zero"' not in players
         marks = dict(re.findall(r'data-seat="(\d)".*?class="pair-mark pair-(\d)"', frame,
                                 re.DOTALL))

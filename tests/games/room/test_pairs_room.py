@@ -39,13 +39,17 @@ def test_the_room_marks_the_pairs_and_shows_each_pairs_score_once(client, four):
     pairs = re.search(r'<ul class="pair-scores".*?</ul>', page, re.DOTALL).group(0)
     assert "Masha &amp; Olya" in pairs and "Alex &amp; Serg" in pairs
     assert re.findall(r'class="score"[^>]*>(\d+)<', pairs) == ["54", "70"]
-    # The players' own lines carry no score: the pair's is shown once.
-    players = re.search(r'<ol class="players">.*?</ol>', page, re.DOTALL).group(0)
-    assert 'class="score"' not in players
+    # The players' own boxes carry no score: the pair's is shown once.
+    players = re.search(r'<div class="table-grid">.*?<div class="felt">', page, re.DOTALL).group(0)
+    assert players.count('class="seat') == 4 and 'class="score"' not in players
     assert "пары (2 на 2)" in page
-    # The round summary gives the pairs' points and credits.
-    summary = re.search(r'<table class="summary-table pair-summary">.*?</table>', page, re.DOTALL).group(0)
-    assert re.findall(r"<td>(\d+)</td><td>(\d+)</td>", summary) == [("54", "54"), ("70", "70")]
+    # The round summary gives the pairs' points and credits, and why.
+    summary = re.search(r'<ul class="summary-rows pair-summary">.*?</ul>', page, re.DOTALL).group(0)
+    assert re.findall(r'data-credited="(\d+)".*?очки раунда: (\d+)</span>', summary,
+                      re.DOTALL) == [("54", "54"), ("70", "70")]
+    assert re.findall(r'<span class="why">([^<]*)</span>', summary) == [
+        "+54: рыба на всех — очки на руках пары; счёт открыт",
+        "+70: рыба на всех — очки на руках пары; счёт открыт"]
 
 
 def test_the_score_table_has_a_column_per_pair(four):

@@ -7,9 +7,9 @@ from django.utils import translation
 
 from games import rules
 from games.room import html as room_html
-from games.room.present import room_context
+from games.room.present import table_context
 
-from .test_templates import match_at, seats_of, whole_game
+from .scenes import match_at, seats_of, whole_game
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def test_a_bots_turn_says_thinking_and_a_persons_counts_down(language, thinking)
     person_turn, bot_turn = first_turns(3, bots=1)
     with translation.override(language):
         for match, people, state in (person_turn, bot_turn):
-            frame = str(room_html.room(room_context(match, 0, state=state, seats=people)))
+            frame = str(room_html.table(table_context(match, state, people)))
             if match is bot_turn[0]:
                 assert thinking in frame and "data-bot-thinking" in frame
                 assert "data-deadline" not in frame

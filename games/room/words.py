@@ -1,0 +1,115 @@
+"""What the game room says in words, in the active language: the round told move by move
+(the round's log), and why a round's summary credited what it did.
+
+Nothing here decides anything: the moves are the rules' (``view["moves"]``), and which rule
+credited what is ``rules.explain_round``'s answer.  Russian never guesses a player's
+gender: a name stands before a colon, or after one as in a heading.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+LOG_SHOWN = 8  # the round's latest moves the table tells (a seat's draws in a row: one)
+
+
+def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN) -> list[dict]:
+    """The round's latest moves (record moves, oldest first) as lines: ``kind`` (play,
+    draw or knock), ``seat`` and ``text``; a seat's draws in a row are one line with
+    their count."""
+    lines: list[dict] = []
+    for move in moves:
+        seat = move["seat"]
+        if "draw" in move and lines and lines[-1]["kind"] == "draw" \
+                and lines[-1]["seat"] == seat:
+            lines[-1]["count"] += 1
+            continue
+        kind = "play" if "play" in move else "draw" if "draw" in move else "knock"
+        lines.append({"kind": kind, "seat": seat, "tile": move.get("play"),
+                      "end": move.get("end"), "count": 1})
+    lines = lines[-shown:]
+    language = get_language()
+    for line in lines:
+        line["text"] = _log_text(language, line["kind"], names.get(line["seat"], "?"),
+                                 line["tile"], line["end"], line["count"])
+    return lines
+
+
+# A line is told again with every move that follows it: worded once, and kept.
+@lru_cache(maxsize=8192)
+def _log_text(language: str, kind: str, name: str, tile: str | None, end: str | None,
+              count: int) -> str:
+    if kind == "play":
+        words = {"left": _("%(name)s: %(tile)s on the left"),
+                 "right": _("%(name)s: %(tile)s on the right")}.get(
+            end, _("%(name)s: leads with %(tile)s"))
+        return words % {"name": name, "tile": tile}
+    if kind == "draw":
+        if count > 1:
+            return _("%(name)s: draws from the bazaar ×%(count)s") % {"name": name, "count": count}
+        return _("%(name)s: draws from the bazaar") % {"name": name}
+    return _("%(name)s: knocks") % {"name": name}
+
+
+def explanations(summary: dict, names: dict) -> dict | None:
+    """Why the round credited what it did, for each player (``units``, by seat) or, in a
+    pair game, each pair (by pair), and what became of the fish bank (``bank``, or
+    None); None for a round ended before the rules kept what it began with."""
+    why = summary["why"]
+    if why is None:
+        return None
+    pairs = summary["pairs"] is not None
+    unit_names = [pair["names"] for pair in summary["pairs"]] if pairs \
+        else [names.get(n, "?") for n in range(len(why["why"]))]
+    taker = next((unit_names[u] for u, w in enumerate(why["why"]) if w["rule"] == "total"), "")
+    fish = summary["result"] == "fish"
+    out_name = summary["seat_name"] or "?"
+    units = [_unit_text(w, fish, why["total"], taker, out_name if pairs else None)
+             for w in why["why"]]
+    bank = None
+    if why["bank_rule"] in ("grew", "kept"):
+        bank = (_("The fish bank +%(bank)s carries on to the next round.")
+                if why["bank_rule"] == "grew" else
+                _("The fish bank +%(bank)s carries on: the most points are shared.")) % {
+            "bank": why["bank"]}
+    elif why["bank_rule"] == "won":
+        won = next(u for u, w in enumerate(why["why"]) if w["bank"])
+        bank = _("The fish bank +%(bank)s goes to: %(name)s.") % {
+            "bank": why["why"][won]["bank"], "name": unit_names[won]}
+    return {"units": units, "bank": bank}
+
+
+def _unit_text(w: dict, fish: bool, total: int, taker: str, pair_out: str | None) -> str:
+    """One player's (or pair's) line: what the rule credited, then what the credit did."""
+    own = w["credited"] - w["bank"]
+    rule = w["rule"]
+    if rule == "out":
+        head = (_("0: %(name)s has no tiles left — nothing credited") % {"name": pair_out}
+                if pair_out else _("0: no tiles left — nothing credited"))
+    elif rule == "own" and pair_out is not None:  # a pair: its two hands
+        head = (_("+%(points)s: fish for all — the points left in the pair's hands") if fish
+                else _("+%(points)s: the points left in the pair's hands")) % {"points": own}
+    elif rule == "own":
+        head = (_("+%(points)s: fish for all — the points left in hand") if fish
+                else _("+%(points)s: the points left in hand")) % {"points": own}
+    elif rule == "total":
+        head = _("+%(points)s: fish for one — the sum of everyone's points") % {"points": own}
+    elif rule == "other":
+        head = _("0: fish for one — everything goes to: %(name)s") % {"name": taker}
+    else:
+        head = _("0: fish for one, a draw — the points (%(total)s) go to the fish bank") % {
+            "total": total}
+    parts = [head]
+    if w["bank"]:
+        parts.append(_("and the fish bank +%(bank)s") % {"bank": w["bank"]})
+    if w["tally"] == "opened":
+        parts.append(_("score opened with the remembered +%(points)s") % {"points": w["added"]}
+                     if w["added"] else _("score opened"))
+    elif w["tally"] == "remembered":
+        parts.append(_("kept as remembered points: 12 or less does not open the score"))
+    if w["lost"]:
+        parts.append(_("remembered points lost (+%(points)s)") % {"points": w["lost"]})
+    return "; ".join(parts)

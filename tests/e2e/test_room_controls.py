@@ -1,0 +1,206 @@
+"""Playing at the table by its new controls, in a real browser, and what the room tells a
+player: a tile that fits both ends goes where the lit end tapped (a phone) or the end it
+is dragged to (a mouse) says; a tile that fits one end goes there on a tap; when it
+becomes a player's turn the tab's title says "Ваш ход" and a chime sounds; the sound can
+be switched off and stays off, and a spectator's is off at first.
+
+Each game is staged (tests/e2e/staging.py) between two people, with the turn's deadline
+an hour away, so that nothing moves but what the test does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import rules
+
+from .staging import a_moment, running_match
+from .test_play_in_browser import wait_for_script
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
+
+# The page's own record of the last sound it made (static/js/feedback.js).
+LAST_SOUND = "document.querySelector('[data-room]').dataset.lastSound || ''"
+
+
+def fits_both_ends(state, seat: int = 0) -> str | None:
+    """A tile the seat to move may play on either end, the ends showing different values."""
+    if state.phase != rules.PLAYING or state.turn != seat or not state.chain \
+            or state.left == state.right:
+        return None
+    ends: dict[str, set] = {}
+    for action in rules.legal_actions(state):
+        if action.kind == rules.PLAY:
+            ends.setdefault(action.tile.name, set()).add(action.end)
+    return next((tile for tile, sides in ends.items() if len(sides) == 2), None)
+
+
+def fits_one_end(state, seat: int = 0) -> tuple[str, str] | None:
+    if state.phase != rules.PLAYING or state.turn != seat or not state.chain:
+        return None
+    ends: dict[str, set] = {}
+    for action in rules.legal_actions(state):
+        if action.kind == rules.PLAY:
+            ends.setdefault(action.tile.name, set()).add(action.end)
+    return next(((tile, sides.pop()) for tile, sides in ends.items() if len(sides) == 1), None)
+
+
+def table_of(people, daphne_server, make_user, make_match, wanted, phone: bool):
+    state = a_moment(wanted)
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    person = people("masha", phone=phone)
+    person.enter_room(users[0], daphne_server, match.pk)
+    person.page.locator('#room[data-turn-mine="true"]').wait_for()
+    return person, state, match, users
+
+
+def last_line(page) -> str:
+    return page.locator("#table .round-log li").last.inner_text()
+
+
+def test_on_a_phone_a_tile_that_fits_both_ends_goes_to_the_lit_end_tapped(
+        people, daphne_server, make_user, make_match, tmp_path, end="left"):
+    person, state, _match, _users = table_of(people, daphne_server, make_user, make_match,
+                                             fits_both_ends, phone=True)
+    page = person.page
+    tile = fits_both_ends(state)
+    page.locator(f'#room [data-tile="{tile}"]').tap()
+    # Chosen: both ends lit, nothing sent yet.
+    expect(page.locator("#table .open-end.lit")).to_have_count(2)
+    expect(page.locator(f'#room [data-tile="{tile}"]')).to_have_attribute("aria-pressed", "true")
+    page.screenshot(path=str(tmp_path / "chosen.png"), full_page=True)
+    version = page.locator("#room").get_attribute("data-version")
+    page.locator(f'#table .open-end.lit[data-end="{end}"]').tap()
+    expect(page.locator("#room")).not_to_have_attribute("data-version", version)
+    expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
+    # It slid from the hand to its place (static/js/table.js: from where it was, to 0).
+    assert page.locator("#table .chain-tile.last").evaluate("t => t.style.translate") == "0px"
+    side = "слева" if end == "left" else "справа"
+    assert last_line(page) == f"masha: {tile} {side}"
+    chain = page.locator("#table .chain-tile")
+    placed = chain.first if end == "left" else chain.last
+    assert placed.get_attribute("data-tile") == tile
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert person.errors == []
+
+
+def test_on_a_phone_a_tile_that_fits_one_end_goes_there_on_a_tap(
+        people, daphne_server, make_user, make_match):
+    person, state, _match, _users = table_of(people, daphne_server, make_user, make_match,
+                                             fits_one_end, phone=True)
+    page = person.page
+    tile, end = fits_one_end(state)
+    assert person.play(tile) is True  # one tap
+    expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
+    assert last_line(page) == f"masha: {tile} {'слева' if end == 'left' else 'справа'}"
+    assert person.errors == []
+
+
+def test_with_a_mouse_a_tile_is_dragged_onto_an_end(people, daphne_server, make_user,
+                                                     make_match, end="right"):
+    person, state, _match, _users = table_of(people, daphne_server, make_user, make_match,
+                                             fits_both_ends, phone=False)
+    page = person.page
+    tile = fits_both_ends(state)
+    page.emulate_media(reduced_motion="reduce")  # and no slide then
+    source = page.locator(f'#room [data-tile="{tile}"]')
+    target = page.locator(f'#table .open-end[data-end="{end}"]')
+    # By hand, to see the ends lit while the tile is dragged.
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 30, box["y"] - 30, steps=3)
+    expect(page.locator("#table .open-end.lit")).to_have_count(2)
+    to = target.bounding_box()
+    page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=5)
+    page.mouse.up()
+    expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
+    assert last_line(page) == f"masha: {tile} {'слева' if end == 'left' else 'справа'}"
+    assert page.locator(".drag-ghost").count() == 0
+    assert page.locator("#table .chain-tile.last").evaluate("t => t.style.translate") == ""
+    assert person.errors == []
+
+
+def test_a_tile_dropped_off_the_ends_is_not_played(people, daphne_server, make_user,
+                                                  make_match):
+    from games.models import Match
+
+    person, state, match, _users = table_of(people, daphne_server, make_user, make_match,
+                                            fits_both_ends, phone=False)
+    page = person.page
+    tile = fits_both_ends(state)
+    page.locator(f'#room [data-tile="{tile}"]').drag_to(page.locator("#table .room-bar"))
+    expect(page.locator("#table .open-end.lit")).to_have_count(0)
+    # Then played for real: the one move the match has made is this one.
+    assert person.play(tile, "left", how="drag")
+    expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
+    assert Match.objects.get(pk=match.pk).version == match.version + 1
+    assert last_line(page) == f"masha: {tile} слева"
+    assert person.errors == []
+
+
+def test_my_turn_says_so_in_the_title_with_a_chime_and_sounds_can_be_switched_off(
+        people, daphne_server, make_user, make_match):
+    # Masha (a phone) is to move; Alex (a desktop) waits, and is told when it is his turn.
+    state = a_moment(lambda s: fits_one_end(s) is not None
+                     and any(a.kind == rules.PLAY for a in rules.legal_actions(s)))
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    masha, alex = people("masha", phone=True), people("alex")
+    for person, user in ((masha, users[0]), (alex, users[1])):
+        person.enter_room(user, daphne_server, match.pk)
+    expect(masha.page).to_have_title(re.compile("^Ваш ход — "))
+    assert not alex.page.title().startswith("Ваш ход")
+    # A player's sound is on at first; Masha switches hers off.
+    switch = masha.page.locator("[data-sound-toggle]")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    switch.tap()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    alex.page.locator("#table").click(position={"x": 5, "y": 5})  # a gesture: sound may start
+
+    masha.play(fits_one_end(state)[0])
+    expect(alex.page).to_have_title(re.compile("^Ваш ход — "))
+    expect(masha.page).not_to_have_title(re.compile("^Ваш ход"))
+    expect(alex.page.locator('#room[data-turn-mine="true"]')).to_have_count(1)
+    wait_for_script(alex.page, f"{LAST_SOUND} === 'turn'", seconds=15)  # the play's sound, then the chime
+    assert masha.page.evaluate(LAST_SOUND) == ""  # her sound is off: nothing played
+
+    # Her choice is remembered.
+    masha.page.reload()
+    expect(masha.page.locator("[data-sound-toggle]")).to_have_attribute("aria-pressed", "false")
+    assert masha.errors + alex.errors == []
+
+
+def test_five_seconds_before_my_time_runs_out_the_room_warns(people, daphne_server,
+                                                            make_user, make_match):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Match
+
+    state = a_moment(lambda s: s.turn == 0)
+    match = running_match(make_match, [make_user("masha"), make_user("alex")], state)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=8))
+    person = people("masha", phone=True)
+    person.enter_room(match.seats.get(number=0).user, daphne_server, match.pk)
+    assert person.page.evaluate(LAST_SOUND) == ""
+    wait_for_script(person.page, f"{LAST_SOUND} === 'hurry'", seconds=10)
+    expect(person.page.locator("#table .clock.hurry")).to_have_count(1)
+    assert person.errors == []
+
+
+def test_a_spectators_sound_is_off_at_first(people, daphne_server, make_user, make_match):
+    state = a_moment(lambda s: s.turn == 0)
+    match = running_match(make_match, [make_user("masha"), make_user("alex")], state)
+    watcher = people("watcher")
+    watcher.enter_room(make_user("watcher"), daphne_server, match.pk)
+    expect(watcher.page.locator("[data-sound-toggle]")).to_have_attribute("aria-pressed", "false")
+    assert watcher.page.locator("#room [data-hand]").count() == 0
+    expect(watcher.page.locator("[data-notify-toggle]")).to_be_hidden()
+    assert not watcher.page.title().startswith("Ваш ход")
+    assert watcher.errors == []
+
