@@ -472,6 +472,7 @@ async def test_refusals_come_in_the_players_language(language, not_json, not_you
         await room.disconnect()
 
 
+@pytest.mark.slow
 async def test_every_viewer_of_a_version_is_sent_the_same_table():
     """Three players and a spectator in one process, a whole game: whatever version they
     are shown (after their first frame, each connection's own load), the table fragment
