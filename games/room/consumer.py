@@ -236,9 +236,7 @@ class GameConsumer(ClosingOnce):
         except DatabaseError as error:
             # Nothing was changed, or (a connection lost at COMMIT) the move went through
             # and a repeat of it is refused as stale: trying again is always safe.
-            log.warning("match %s: database unavailable for a move: %s", self.match_id, error)
-            await self.send_notice(_("The game cannot reach its database just now: "
-                                     "try again in a moment."), error=True)
+            await self.database_unavailable("a move", error)
             return
         self.snapshots.prime(notices)  # shown here from what was written, not read back
         if self.hub is not None:  # this process's rooms at once, the mover's first
@@ -258,9 +256,7 @@ class GameConsumer(ClosingOnce):
         except chat.ChatRefused as refusal:
             await self.send_notice(refusal.message, error=True)
         except DatabaseError as error:
-            log.warning("match %s: database unavailable for the chat: %s", self.match_id, error)
-            await self.send_notice(_("The game cannot reach its database just now: "
-                                     "try again in a moment."), error=True)
+            await self.database_unavailable("the chat", error)
 
     async def handle_rematch(self, data):
         try:
@@ -269,12 +265,16 @@ class GameConsumer(ClosingOnce):
             await self.send_notice(refusal.message, error=True)
             return
         except DatabaseError as error:
-            log.warning("match %s: database unavailable for one more game: %s",
-                        self.match_id, error)
-            await self.send_notice(_("The game cannot reach its database just now: "
-                                     "try again in a moment."), error=True)
+            await self.database_unavailable("one more game", error)
             return
         await notify.send_collected(notices)  # every room of the game shows the answer
+
+    async def database_unavailable(self, what: str, error: DatabaseError):
+        """A message ``what`` was for (a move, the chat, ...) found no database: logged,
+        and the sender told to try again."""
+        log.warning("match %s: database unavailable for %s: %s", self.match_id, what, error)
+        await self.send_notice(_("The game cannot reach its database just now: "
+                                 "try again in a moment."), error=True)
 
     def _answer_rematch(self, data):
         with notify.collected() as notices:

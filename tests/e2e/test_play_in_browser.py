@@ -163,9 +163,9 @@ def test_two_people_meet_in_the_lobby_and_play_a_game_to_its_end(people, daphne_
 
 def wait_for_room(page) -> None:
     """Until the page shows a game room's URL, however it got there: a form's redirect,
-    or the lobby's WebSocket taking it to its table (services._start tells the lobby
-    pages of every seated person) -- the later of the two navigations cuts the earlier
-    one short, which is no failure while the page ends up in the room."""
+    or the lobby's WebSocket taking it to its table (games.lobby.service.start_table
+    tells the lobby pages of every seated person) -- the later of the two navigations
+    cuts the earlier one short, which is no failure while the page ends up in the room."""
     from playwright.sync_api import Error
 
     try:
