@@ -37,8 +37,8 @@ if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
 
     start_in_server()
 
-# A server process's event loop and its database thread share one interpreter lock. The
-# thread lets go of it inside every database call and waits to get it back from the busy
-# loop: every 5 ms by Python's default, every 1 ms here.
+# A server process's interpreter, tuned for serving (kozel_site/runtime/interpreter.py).
 if "daphne.server" in sys.modules:
-    sys.setswitchinterval(0.001)
+    from kozel_site.runtime.interpreter import tune_server_process  # noqa: E402
+
+    tune_server_process()

@@ -81,7 +81,8 @@ def commit(change: Change) -> int:
             value for n, (kind, seat, payload) in enumerate(change.moves, 1)
             for value in (match.pk, match.version + n, seat, kind,
                           _prepared(Move, "payload", payload), _prepared(Move, "created_at", now))])
-        RoundScore.objects.bulk_create(scores)
+        if scores:  # a round ended
+            RoundScore.objects.bulk_create(scores)
         if change.ending is not None:
             finish.record(match, change.ending)
         written = copy.copy(match)  # the caller's match (a room's cached one) is left alone
