@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import NamedTuple
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -84,8 +84,14 @@ async def _group_send(notice: Notice) -> None:
             await asyncio.sleep(wait)
 
 
-async def send_collected(notices: list[Notice]) -> None:
+async def send_collected(notices: list[Notice], shown_here: bool = False) -> None:
+    """Send the collected notices.  ``shown_here``: this process's rooms have been shown
+    the changes already (games/room/hub.py ``show_here``); the match's group is then told
+    only if other processes can be in it -- with the in-memory layer there are none."""
+    local = shown_here and isinstance(get_channel_layer(), InMemoryChannelLayer)
     for notice in notices:
+        if local and notice.message.get("type") == "match.changed":
+            continue
         await _group_send(notice)
 
 

@@ -241,7 +241,7 @@ class GameConsumer(ClosingOnce):
         self.snapshots.prime(notices)  # shown here from what was written, not read back
         if self.hub is not None:  # this process's rooms at once, the mover's first
             self.hub.show_here(notices, first=self)
-        await notify.send_collected(notices)  # and the other processes'
+        await notify.send_collected(notices, shown_here=self.hub is not None)  # and the other processes'
 
     async def handle_chat(self, data):
         try:
