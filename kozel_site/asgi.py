@@ -37,8 +37,8 @@ if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
 
     start_in_server()
 
-# A server process's interpreter, tuned for serving (kozel_site/runtime/interpreter.py).
+# A server process's Python and Twisted, tuned for serving (kozel_site/runtime/serving.py).
 if "daphne.server" in sys.modules:
-    from kozel_site.runtime.interpreter import tune_server_process  # noqa: E402
+    from kozel_site.runtime import serving  # noqa: E402
 
-    tune_server_process()
+    serving.tune()

@@ -1,6 +1,5 @@
 """How a server process's Python runs: the interpreter lock's switch interval and the
-cyclic garbage collector's pace (docs/performance.md, "What is kept", says what each buys;
-``KOZEL_SERVER_TUNING=0`` leaves Python's defaults, to measure them against).
+cyclic garbage collector's pace (docs/performance.md, "What is kept", says what each buys).
 
 - The event loop and channels' database thread share one interpreter lock.  The thread
   lets go of it inside every database call and must get it back from the busy loop: every
@@ -18,7 +17,6 @@ cyclic garbage collector's pace (docs/performance.md, "What is kept", says what 
 from __future__ import annotations
 
 import gc
-import os
 import sys
 
 SWITCH_INTERVAL = 0.001  # seconds
@@ -27,8 +25,6 @@ GC_THRESHOLDS = (50_000, 20, 100)
 
 def tune_server_process() -> None:
     """Once the site is loaded, in a server process (daphne), before it serves."""
-    if os.environ.get("KOZEL_SERVER_TUNING", "1") == "0":
-        return
     sys.setswitchinterval(SWITCH_INTERVAL)
     gc.collect()
     gc.freeze()
