@@ -23,9 +23,13 @@ SWITCH_INTERVAL = 0.001  # seconds
 GC_THRESHOLDS = (50_000, 20, 100)
 
 
-def tune_server_process() -> None:
-    """Once the site is loaded, in a server process (daphne), before it serves."""
+def tune_switch_interval() -> None:
+    """In a server process (daphne), before it serves."""
     sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+def tune_garbage_collector() -> None:
+    """Once the site is loaded, in a server process (daphne), before it serves."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -1,6 +1,10 @@
 """What a daphne server process changes in Python and Twisted before it serves (each
-module says why; docs/performance.md says what each buys, measured).  With
-``KOZEL_SERVER_TUNING=0`` nothing is changed, to measure against."""
+module says why; docs/performance.md says what each buys, measured).
+
+``KOZEL_SERVER_TUNING`` names the changes to make, comma-separated, out of ``PARTS``
+(all of them when it is unset); ``0`` or an empty value makes none.  Benchmarks use it
+to measure the site with and without each.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,25 @@ import os
 
 from kozel_site.runtime import interpreter, twisted_write
 
+PARTS = {
+    "gc": interpreter.tune_garbage_collector,
+    "switch": interpreter.tune_switch_interval,
+    "write": twisted_write.install,
+}
+
+
+def chosen_parts() -> list[str]:
+    value = os.environ.get("KOZEL_SERVER_TUNING", ",".join(PARTS)).strip()
+    if value in ("", "0"):
+        return []
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(PARTS))
+    if unknown:
+        raise ValueError(f"KOZEL_SERVER_TUNING: unknown {', '.join(unknown)} "
+                         f"(known: {', '.join(PARTS)}, or 0 for none)")
+    return names
+
 
 def tune() -> None:
-    if os.environ.get("KOZEL_SERVER_TUNING", "1") == "0":
-        return
-    interpreter.tune_server_process()
-    twisted_write.install()
+    for name in chosen_parts():
+        PARTS[name]()

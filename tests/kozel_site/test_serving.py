@@ -1,5 +1,5 @@
 """kozel_site/runtime/serving.py: a daphne process tunes Python and Twisted before it
-serves; ``KOZEL_SERVER_TUNING=0`` leaves both as they are.  Each in a fresh interpreter
+serves; ``KOZEL_SERVER_TUNING`` chooses which changes (``0``: none).  Each in a fresh interpreter
 that imports the site as daphne does."""
 
 import json
@@ -42,3 +42,19 @@ def test_a_server_process_is_tuned_and_can_be_left_as_python_makes_it():
     plain = probe(KOZEL_SERVER_TUNING="0")
     assert plain["thresholds"] == [700, 10, 10] and plain["frozen"] == 0
     assert plain["write_at_once"] is False
+    only_gc = probe(KOZEL_SERVER_TUNING="gc")
+    assert only_gc["thresholds"] == list(interpreter.GC_THRESHOLDS)
+    assert only_gc["switch"] == plain["switch"] and only_gc["write_at_once"] is False
+    without_gc = probe(KOZEL_SERVER_TUNING="switch,write")
+    assert without_gc["thresholds"] == [700, 10, 10] and without_gc["frozen"] == 0
+    assert without_gc["switch"] == interpreter.SWITCH_INTERVAL
+    assert without_gc["write_at_once"] is True
+
+
+def test_an_unknown_tuning_is_refused_at_start():
+    failed = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60,
+                            env=dict(os.environ, DJANGO_SETTINGS_MODULE="kozel_site.settings",
+                                     KOZEL_SERVER_TUNING="gc,turbo"))
+    assert failed.returncode != 0
+    assert "KOZEL_SERVER_TUNING: unknown turbo" in failed.stderr
