@@ -166,6 +166,9 @@ def test_the_forms_carry_the_client_seed_field_under_its_disclosure(make_user, c
     assert match.commitment in page
     invite = client.get(reverse("games:invite", args=[match.invite_token])).content.decode()
     assert 'name="client_seed"' in invite and match.commitment in invite
+    # The invitation's join fills its seed in the browser too, under the same disclosure.
+    assert "data-client-seed" in invite and "js/fair.js" in invite
+    assert '<details class="fair-seed"' in invite
 
 
 def test_the_room_shows_the_commitment_from_the_request_on(make_user, client):
