@@ -249,6 +249,7 @@ def test_a_running_games_seed_is_not_in_the_admin_and_shows_once_it_is_over(clie
     assert seed in client.get(change(match)).content.decode()
 
 
+@pytest.mark.filterwarnings("error::django.core.paginator.UnorderedObjectListWarning")
 def test_the_admins_other_views_of_a_running_game_show_no_tile_or_seed(client, seated_staff):
     """What else the admin answers about a match: the autocomplete's JSON (which searches
     through the match's admin for any foreign key to it), the change history, and "view
