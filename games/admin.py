@@ -101,6 +101,8 @@ class MatchAdmin(NoFilterOnHiddenFieldsMixin, SearchByIdMixin, ReadOnlyAdminMixi
     list_filter = ("status", "rated", "private", "fish", "pairs", "seats_count", "created_at")
     search_fields = ("seats__user__username", "seats__bot_name", "created_by__username")
     date_hierarchy = "created_at"
+    # The newest first, as the list shows them; the autocomplete pages by it too.
+    ordering = ("-pk",)
     inlines = [SeatInline, RoundScoreInline, RatingRecordInline, MoveInline]
 
     def get_queryset(self, request):

@@ -20,6 +20,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.lobby import rematch
@@ -49,7 +50,10 @@ def beat(now=None) -> bool:
             given = service.give_time_again(now)
             log.info("clock: no clock since %s; %d turn(s) given their time again",
                      last.beat_at or "ever", given)
-        ClockBeat.objects.filter(pk=1).update(beat_at=now)
+        # Never back: a sweep that waited here for the row while another clock beat (or
+        # gave an outage's time, which takes a while) holds an older ``now``.
+        ClockBeat.objects.filter(Q(beat_at__isnull=True) | Q(beat_at__lt=now), pk=1) \
+            .update(beat_at=now)
     return outage
 
 

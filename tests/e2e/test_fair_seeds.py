@@ -1,8 +1,8 @@
 """The verifiable deal in a browser (RECORD.md, kozel-fair/1), under the site's
 Content-Security-Policy: static/js/fair.js fills the client seeds with the browser's own
-randomness, a player may type their own, the server keeps what was sent; the commitment
-shows from the request on, and the game's page shows the seeds once it is over, on a
-phone without scrolling sideways."""
+randomness (crypto.getRandomValues, checked by noting what it makes), a player may type
+their own, the server keeps what was sent; the commitment shows from the request on, and
+the game's page shows the seeds once it is over, on a phone without scrolling sideways."""
 
 from __future__ import annotations
 
@@ -31,6 +31,24 @@ def assert_fits(page, selector: str) -> None:
     assert found["scroll"] <= found["width"] and found["wide"] == [], found
 
 
+# Run before any script of the page: every array crypto.getRandomValues fills is noted, in
+# hex, so that the test can tell the seeds came from it (not from Math.random, say).
+NOTE_RANDOM_VALUES = """(() => {
+  const fill = Crypto.prototype.getRandomValues;
+  window.__randomHex = [];
+  Crypto.prototype.getRandomValues = function (array) {
+    const filled = fill.call(this, array);
+    const bytes = new Uint8Array(filled.buffer, filled.byteOffset, filled.byteLength);
+    window.__randomHex.push(Array.from(bytes, b => b.toString(16).padStart(2, "0")).join(""));
+    return filled;
+  };
+})();"""
+
+
+def from_get_random_values(page, seed: str) -> bool:
+    return seed in page.evaluate("window.__randomHex")
+
+
 def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, make_user,
                                                                       daphne_server):
     from playwright.sync_api import expect
@@ -42,10 +60,14 @@ def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, mak
     masha.log_in_as(masha_user, daphne_server)
     alex.log_in_as(alex_user, daphne_server)
 
+    for person in (masha, alex):
+        person.page.add_init_script(NOTE_RANDOM_VALUES)
     page = masha.page
     page.goto("/")
     expect(page.locator("#id_client_seed")).to_have_value(HEX_SEED)
     expect(page.locator("#bots_client_seed")).to_have_value(HEX_SEED)
+    assert from_get_random_values(page, page.locator("#id_client_seed").input_value())
+    assert from_get_random_values(page, page.locator("#bots_client_seed").input_value())
     assert page.locator("#id_client_seed").input_value() != \
         page.locator("#bots_client_seed").input_value()
     form = page.locator('[data-testid="create-request"]')
@@ -74,6 +96,7 @@ def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, mak
     seed_field = row.locator("input[data-client-seed]")
     expect(seed_field).to_have_value(HEX_SEED)
     sent = seed_field.input_value()
+    assert from_get_random_values(other, sent)
     row.locator("summary").click()
     assert_fits(other, f'[data-request="{match.pk}"]')
     row.locator('[data-action="join"]').click()

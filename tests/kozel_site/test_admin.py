@@ -247,3 +247,37 @@ def test_a_running_games_seed_is_not_in_the_admin_and_shows_once_it_is_over(clie
     assert client.get(changelist(Match), {"server_seed__isnull": "False"}).status_code == 400
     services.leave_game(match.pk, match.seats.get(number=1).user)
     assert seed in client.get(change(match)).content.decode()
+
+
+@pytest.mark.filterwarnings("error::django.core.paginator.UnorderedObjectListWarning")
+def test_the_admins_other_views_of_a_running_game_show_no_tile_or_seed(client, seated_staff):
+    """What else the admin answers about a match: the autocomplete's JSON (which searches
+    through the match's admin for any foreign key to it), the change history, and "view
+    on site" (the content-type shortcut)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    staff, match = seated_staff
+    client.force_login(staff)
+    seed = bytes(match.server_seed).hex()
+    tiles = [match.state["hands"][1][0], match.state["bazaar"][0]]
+    autocomplete = reverse("admin:autocomplete")
+    for source in ("seat", "move", "roundscore"):
+        for term in [*tiles, seed[:8], staff.username, str(match.pk)]:
+            response = client.get(autocomplete, {"app_label": "games", "model_name": source,
+                                                 "field_name": "match", "term": term})
+            assert response.status_code == 200, (source, term)
+            found = response.json()["results"]
+            text = response.content.decode()
+            assert tiles_shown(text) == set() and seed[:8] not in text, (source, term)
+            # Found by a player's name or the game's number, never by what the state holds.
+            expected = [str(match.pk)] if term in (staff.username, str(match.pk)) else []
+            assert [row["id"] for row in found] == expected, (source, term)
+    deal = match.moves.get(kind=MoveKind.DEAL)
+    for obj in (match, deal):
+        history = reverse(f"admin:games_{obj._meta.model_name}_history", args=[obj.pk])
+        response = client.get(history)
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert tiles_shown(page) == set() and seed not in page, history
+    shortcut = reverse("admin:view_on_site", args=[ContentType.objects.get_for_model(Match).pk, match.pk])
+    assert client.get(shortcut).status_code == 404  # no page outside the room shows a match

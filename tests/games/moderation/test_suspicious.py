@@ -238,3 +238,28 @@ def test_pairs_below_the_count_or_without_early_exits_are_not_listed(make_user, 
     settings.KOZEL_SUSPICIOUS_MIN_GAMES = 2
     assert list(pairs_on_the_page(mod_client)) == [
         tuple(p.username for p in ordered(masha, alex))]
+
+
+def test_timeouts_in_the_first_round_are_early_exits_too(make_user, mod_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Move, MoveKind
+
+    masha, alex = make_user("masha"), make_user("alex")
+    games, timed_out = [], []
+    for _ in range(3):
+        match = rated_game([masha, alex])
+        # Nobody moves: the clock times out the player to move (no outage: the deadline
+        # simply passed).
+        assert services.run_due(match.pk, now=timezone.now() + timedelta(hours=1))
+        match.refresh_from_db()
+        assert match.status == MatchStatus.ABORTED and match.result["reason"] == "timeout"
+        seat = Move.objects.get(match=match, kind=MoveKind.TIMEOUT).seat
+        timed_out.append(people_by_seat(match)[seat].pk)
+        games.append(match)
+    first, second = ordered(masha, alex)
+    assert pairs_on_the_page(mod_client) == {
+        (first.username, second.username): (3, timed_out.count(first.pk), timed_out.count(second.pk),
+                                            sorted(m.pk for m in games))}

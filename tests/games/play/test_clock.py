@@ -104,6 +104,21 @@ def test_the_latest_beat_of_any_clock_counts(make_user):
     assert match.status == MatchStatus.ABORTED
 
 
+def test_a_sweep_that_beats_late_does_not_move_the_beat_back(make_user):
+    """Two clocks: A's sweep took its time, then waited for the beat row while B beat
+    (and perhaps gave the time of a long outage, which takes a while).  A's beat, older
+    than B's, must not replace it: the next sweep, 2.5 s after B's, finds no outage, and
+    the turn that ran out meanwhile is timed out."""
+    match = a_started_game(make_user, "cl")
+    deadline = match.deadline
+    clock.sweep_once(deadline - timedelta(seconds=2))    # clock B
+    clock.sweep_once(deadline - timedelta(seconds=4.5))  # clock A, beating late
+    assert ClockBeat.objects.get().beat_at == deadline - timedelta(seconds=2)
+    clock.sweep_once(deadline + timedelta(seconds=0.5))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ABORTED and match.result["reason"] == "timeout"
+
+
 def test_a_move_made_after_the_time_was_given_again_is_not_overwritten(make_user):
     """give_time_again writes only if the match is still at the version and deadline it
     read: a deadline it finds moved on is left alone."""

@@ -166,6 +166,24 @@ def test_the_forms_carry_the_client_seed_field_under_its_disclosure(make_user, c
     assert match.commitment in page
     invite = client.get(reverse("games:invite", args=[match.invite_token])).content.decode()
     assert 'name="client_seed"' in invite and match.commitment in invite
+    # The invitation's join fills its seed in the browser too, under the same disclosure.
+    assert "data-client-seed" in invite and "js/fair.js" in invite
+    assert '<details class="fair-seed"' in invite
+
+
+def test_the_room_shows_the_commitment_from_the_request_on(make_user, client):
+    """A waiting request's room, to the person who made it and to a visitor: the
+    commitment, and nothing of the seed."""
+    masha = make_user("masha")
+    match = requests.create_request(masha, players=3)
+    room = reverse("games:room", args=[match.pk])
+    for viewer in (masha, None):
+        if viewer is not None:
+            client.force_login(viewer)
+        else:
+            client.logout()
+        page = client.get(room).content.decode()
+        assert match.commitment in page and bytes(match.server_seed).hex() not in page
 
 
 def test_a_downloaded_record_of_a_real_game_passes_replays_fair_check(make_user, client, tmp_path):

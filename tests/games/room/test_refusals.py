@@ -1,12 +1,14 @@
 """Clean refusals over real WebSockets: a message nested too deep, a path
 the site does not serve, a flood.  Each is refused with its own close code or HTTP status,
-and the server's log gets no traceback.  The server is daphne in a subprocess
-(tests/daphne_server.py), so its log is the one a site's operator reads."""
+and the server's log gets no traceback and at most one line about it.  The server is
+daphne in a subprocess (tests/daphne_server.py), so its log is the one a site's operator
+reads."""
 
 import asyncio
 import html
 import json
 import random
+import re
 import urllib.request
 
 import pytest
@@ -29,9 +31,20 @@ def log_of(server) -> str:
     return server.log_path.read_text(errors="replace")
 
 
+# daphne's access log: one line per request and per WebSocket step, whatever the answer.
+ACCESS_LINE = re.compile(r'^\S+:\d+ - - \[[^\]]*\] "')
+
+
 def no_traceback(server):
+    """No traceback, and at most one line about the refusal: what is left of the log once
+    daphne's start and access lines and the clock's own lines are taken out."""
     log = log_of(server)
     assert "Traceback" not in log and "closed protocol" not in log, log[-3000:]
+    lines = log.splitlines()
+    started = next(n for n, line in enumerate(lines) if line.startswith("Listening on"))
+    said = [line for line in lines[started + 1:]
+            if not ACCESS_LINE.match(line) and not line.startswith("clock: ")]
+    assert len(said) <= 1, said
 
 
 def no_traceback_after_a_check(server):
