@@ -1,8 +1,10 @@
 """Playing at the table by its new controls, in a real browser, and what the room tells a
 player: a tile that fits both ends goes where the lit end tapped (a phone) or the end it
 is dragged to (a mouse) says; a tile that fits one end goes there on a tap; when it
-becomes a player's turn the tab's title says "Ваш ход" and a chime sounds; the sound can
-be switched off and stays off, and a spectator's is off at first.
+becomes a player's turn the tab's title says "Ваш ход", a chime sounds, a phone vibrates
+and, if the player allowed notifications and the tab is out of sight, a notification
+says so (none otherwise); 5 s before the time runs out a warning sounds and a phone
+buzzes; the sound can be switched off and stays off, and a spectator's is off at first.
 
 Each game is staged (tests/e2e/staging.py) between two people, with the turn's deadline
 an hour away, so that nothing moves but what the test does."""
@@ -186,10 +188,13 @@ def test_five_seconds_before_my_time_runs_out_the_room_warns(people, daphne_serv
     match = running_match(make_match, [make_user("masha"), make_user("alex")], state)
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=8))
     person = people("masha", phone=True)
+    person.context.add_init_script(FEEDBACK_HOOKS)
     person.enter_room(match.seats.get(number=0).user, daphne_server, match.pk)
     assert person.page.evaluate(LAST_SOUND) == ""
+    assert person.page.evaluate("window.kozelVibrated") == []
     wait_for_script(person.page, f"{LAST_SOUND} === 'hurry'", seconds=10)
     expect(person.page.locator("#table .clock.hurry")).to_have_count(1)
+    assert person.page.evaluate("window.kozelVibrated") == [200]  # a phone buzzes too
     assert person.errors == []
 
 
@@ -204,3 +209,78 @@ def test_a_spectators_sound_is_off_at_first(people, daphne_server, make_user, ma
     assert not watcher.page.title().startswith("Ваш ход")
     assert watcher.errors == []
 
+
+
+# Installed before the page's own scripts: records each notification the page makes and
+# each vibration it asks for (headless Chromium shows neither), and lets the test say
+# whether the tab is hidden (a notification is for a tab out of sight).
+FEEDBACK_HOOKS = """(() => {
+  const Real = window.Notification;
+  window.kozelNotified = [];
+  window.kozelVibrated = [];
+  window.kozelHidden = true;
+  function Recording(title, options) {
+    window.kozelNotified.push({title: title, body: (options || {}).body || ""});
+  }
+  Object.defineProperty(Recording, "permission",
+    {get: () => (Real ? Real.permission : "default")});
+  Recording.requestPermission = (...args) => Real.requestPermission(...args);
+  window.Notification = Recording;
+  Object.defineProperty(document, "hidden", {get: () => window.kozelHidden});
+  Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true,
+    value: (pattern) => { window.kozelVibrated.push(pattern); return true; }});
+})();"""
+
+
+@pytest.mark.parametrize("allowed", [True, False], ids=["allowed", "not-allowed"])
+def test_my_turn_notifies_only_if_allowed_and_vibrates(people, daphne_server, make_user,
+                                                       make_match, allowed):
+    # Masha plays; then it is Alex's turn, his tab out of sight, on a phone.
+    state = a_moment(lambda s: fits_one_end(s) is not None)
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    masha, alex = people("masha"), people("alex", phone=True)
+    alex.context.add_init_script(FEEDBACK_HOOKS)
+    if allowed:
+        alex.context.grant_permissions(["notifications"], origin=daphne_server.url)
+    for person, user in ((masha, users[0]), (alex, users[1])):
+        person.enter_room(user, daphne_server, match.pk)
+    page = alex.page
+    assert page.evaluate("Notification.permission") == ("granted" if allowed else "default")
+    # Asked for only while it is unanswered; a spectator is never offered it (above).
+    switch = expect(page.locator("[data-notify-toggle]"))
+    if allowed:
+        switch.to_be_hidden()
+    else:
+        switch.to_be_visible()
+    assert page.evaluate("window.kozelNotified") == []
+    assert page.evaluate("window.kozelVibrated") == []
+
+    masha.play(fits_one_end(state)[0])
+    # The title is set by the same look at the frame that notifies and vibrates.
+    expect(page).to_have_title(re.compile("^Ваш ход — "))
+    notified = page.evaluate("window.kozelNotified")
+    if allowed:
+        assert notified == [{"title": "Ваш ход", "body": f"Ваш ход в партии №{match.pk}"}]
+    else:
+        assert notified == []
+    assert page.evaluate("window.kozelVibrated") == [[120, 60, 120]]
+    # Masha's page, whose turn it is not, asked for neither.
+    assert masha.page.evaluate("document.title").startswith("Ваш ход") is False
+    assert masha.errors + alex.errors == []
+
+
+def test_no_notification_while_the_tab_is_in_sight(people, daphne_server, make_user,
+                                                  make_match):
+    state = a_moment(lambda s: fits_one_end(s) is not None)
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    masha, alex = people("masha"), people("alex")
+    alex.context.add_init_script(FEEDBACK_HOOKS.replace("kozelHidden = true", "kozelHidden = false"))
+    alex.context.grant_permissions(["notifications"], origin=daphne_server.url)
+    for person, user in ((masha, users[0]), (alex, users[1])):
+        person.enter_room(user, daphne_server, match.pk)
+    masha.play(fits_one_end(state)[0])
+    expect(alex.page).to_have_title(re.compile("^Ваш ход — "))
+    assert alex.page.evaluate("window.kozelNotified") == []  # the page itself says it
+    assert masha.errors + alex.errors == []
