@@ -98,3 +98,36 @@ def test_an_aborted_game_says_so_in_its_room(client, table, make_user):
     client.force_login(users[0])
     page = client.get(f"/games/{match.pk}/").content.decode()
     assert 'data-status="aborted"' in page and "game-end" in page
+
+
+def test_a_knock_the_server_makes_is_told_in_the_rooms_log_without_guessing_a_gender(
+        client, make_user, make_match):
+    """RULES.md 5, rule 3: a seat that can only knock is knocked for by the server, and
+    the room's log tells it as that seat's knock, a name before a colon."""
+    from games import rules
+    from games.models import Move
+    from games.play import service as services
+    from tests.rules.positions import position
+
+    ones_and_sixes = " ".join(t.name for t in rules.TILES if {1, 6} & {t.low, t.high}
+                              and t.name != "1-1")
+    rest = " ".join(t.name for t in rules.TILES if not {1, 6} & {t.low, t.high} and t.name != "5-5")
+    # Masha plays 1-6: the ends show 1 and 6, which nothing of the bot's fits, and there
+    # is no bazaar: the server knocks for it, and it is Masha's turn again.
+    state = position(ones_and_sixes + " 5-5", rest, chain="1-1", bazaar="")
+    masha = make_user("masha")
+    match = make_match([masha, None], status=MatchStatus.PLAYING, state=state.to_json(),
+                       version=3)
+    match.seats.filter(number=1).update(bot_name="Бот Люба")
+    services.act(match.pk, masha, {"play": "1-6", "end": "right"}, 3)
+    assert list(Move.objects.filter(match=match).values_list("kind", "seat")) == [
+        ("play", 0), ("knock", 1)]
+    assert state_of(match).turn == 0
+    client.force_login(masha)
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    log = re.search(r'<ol class="round-log".*?</ol>', page, re.S).group(0)
+    lines = [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li.*?</li>", log, re.S)]
+    assert lines == ["masha: 1-6 справа", "Бот Люба: стук"]
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/games/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Бот Люба: knocks" in page
