@@ -2,6 +2,8 @@
 round's summary credited what it did, on RULES.md's worked examples, the numbers worked
 out by hand; in Russian (the default) and English."""
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -88,6 +90,25 @@ def test_the_last_tile_played_is_marked_and_the_lead_is_found_in_the_chain():
         markup = html.table(table)
     assert 'data-tile="2-2" data-a="2" data-b="2"' in markup and 'double last"' in markup
     assert 'data-lead="1"' in markup and 'data-last="play"' in markup
+
+
+def test_the_bazaar_is_a_pile_with_its_count_and_a_four_players_table_has_none():
+    state = first_round_with_draws_and_a_knock()  # 14 in the bazaar, two drawn
+    assert len(state.bazaar) == 12
+    with translation.override("ru"):
+        markup = html.table(table_of(state))
+    pile = re.search(r'<div class="bazaar-pile" data-bazaar="(\d+)".*?</div>', markup, re.S)
+    assert pile and pile.group(1) == "12"
+    assert '<span class="pile-count">базар: 12</span>' in pile.group(0)
+    assert pile.group(0).count("<svg") == 3  # drawn as a pile of tiles, face down
+    assert 'data-tile' not in pile.group(0)  # no tile of it is named
+    emptied = position("5-6", all_but("5-6", "1-1"), chain="1-1", bazaar="")
+    with translation.override("ru"):
+        markup = html.table(table_of(emptied))
+    assert 'class="pile empty"' in markup and "базар: 0" in markup
+    four = position("1-2", "0-3", "0-4", "0-5", chain="1-1")
+    with translation.override("ru"):
+        assert "bazaar-pile" not in html.table(table_of(four))
 
 
 # -- why a round credited what it did ------------------------------------------------------
