@@ -131,3 +131,23 @@ def test_a_knock_the_server_makes_is_told_in_the_rooms_log_without_guessing_a_ge
     client.cookies["django_language"] = "en"
     page = client.get(f"/games/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Бот Люба: knocks" in page
+
+
+def test_the_rooms_game_end_names_the_goat_and_each_players_rating_points(client, make_user):
+    """RULES.md 8 (the game of tests/ratings/test_game_end.py): Alex at 110 is the goat;
+    Masha (25) gets 8, Olya (0) 10; the room's end says so, and its last round's why."""
+    from tests.ratings import played
+
+    users = [make_user("Masha"), make_user("Alex"), make_user("Olya")]
+    record = played.load("finished_rules8")
+    match = played.play(played.seat_table(users, record), users, record)
+    assert match.result["rating_points"] == [8, 0, 10]
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    end = re.search(r'<section class="game-end">.*?</section>', page, re.S).group(0)
+    assert re.findall(r'<b class="goat-badge">([^<]+)</b>', end) == ["Alex"]
+    lines = {seat: " ".join(re.sub(r"<[^>]+>", "", text).split()) for seat, text in
+             re.findall(r'data-end-seat="(\d)">(.*?)</li>', end, re.S)}
+    assert lines == {"0": "Masha: счёт 25, рейтинг +8", "1": "Alex: счёт 110, без очков рейтинга",
+                     "2": "Olya: счёт 0, рейтинг +10"}
+    assert page.count('class="why"') >= 1  # the last round's summary is explained too
