@@ -7,7 +7,8 @@ over Django's (LOCALE_PATHS).  They are marked here only so that `make messages`
 drops what it does not find in the source, keeps them.
 """
 
-from django.utils.translation import gettext_noop
+from axes.apps import AppConfig as AxesAppConfig
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 ADMIN_TITLES = (
     gettext_noop("Add %s"),
@@ -19,3 +20,56 @@ ADMIN_TITLES = (
     gettext_noop("Select %s to change"),
     gettext_noop("Select %s to view"),
 )
+
+
+# django-axes (the log-in throttle, whose lists moderators open to unlock an account)
+# names its app "Axes", leaves labels untranslated and makes its records' titles
+# of English sentences; the site's catalogue words them (locale/ru).
+AXES_LABELS = (
+    gettext_noop("Locked Out"),
+    gettext_noop("User Agent"),
+    gettext_noop("HTTP Accept"),
+    gettext_noop("IP Address"),
+    gettext_noop("Access Attempt"),
+    gettext_noop("Attempt Remaining"),
+    gettext_noop("Clean up expired attempts"),
+    gettext_noop("Expires At"),
+    gettext_noop("Not set"),
+    gettext_noop("Session key hash (sha256)"),
+    gettext_noop("The time when access attempt expires and is no longer valid."),
+    gettext_noop("access attempt expiration"),
+    gettext_noop("access attempt expirations"),
+)
+
+
+class AxesConfig(AxesAppConfig):
+    """django-axes under a name a moderator reads, with its records titled in the
+    active language (INSTALLED_APPS names this instead of "axes"; the label stays
+    "axes")."""
+
+    verbose_name = gettext_lazy("Log-in protection")
+
+    def ready(self):
+        super().ready()
+        from axes.admin import AccessAttemptAdmin
+        from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+
+        # A column of a method without a description is titled by its name ("Status").
+        AccessAttemptAdmin.status.short_description = gettext_lazy("Status")
+
+        AccessLog.__str__ = lambda log: gettext("Log-in of %(login)s at %(time)s") % {
+            "login": log.username, "time": _when(log.attempt_time)}
+        AccessAttempt.__str__ = lambda attempt: gettext(
+            "Failed log-ins of %(login)s, the last at %(time)s") % {
+            "login": attempt.username, "time": _when(attempt.attempt_time)}
+        AccessFailureLog.__str__ = lambda failure: gettext(
+            "Failed log-in of %(login)s at %(time)s") % {
+            "login": failure.username, "time": _when(failure.attempt_time)}
+
+
+def _when(moment) -> str:
+    from django.utils import formats, timezone
+
+    if moment is None:
+        return "—"
+    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
