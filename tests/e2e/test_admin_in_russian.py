@@ -3,7 +3,7 @@ browser on a desktop: every page the moderator can open from the admin's index (
 list, the first record of each and its history), django-axes' log-in lists included, and
 each moderation page; their visible text without English words but for the data
 (logins, a bot's name, a path, what a browser sent, tokens and hashes); a screenshot of
-each kept in test-artifacts/screenshots/ (admin-*.png, moderation-*-desktop.png)."""
+each kept in test-artifacts/screenshots/ (admin-*.png, staff-moderation-*.png)."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_the_admin_as_a_moderator_sees_it_is_russian(people, daphne_server, make
             pages.append((record.strip("/").replace("/", "-").replace("change", "history"),
                           record.replace("/change/", "/history/")))
     # The moderation pages, the staff's own, by the same measure.
-    pages += [(f"moderation-{n}", p) for n, p in (
+    pages += [(f"staff-moderation-{n}", p) for n, p in (
         ("index", "/moderation/"), ("chat", "/moderation/chat/"),
         ("suspicious", "/moderation/suspicious/"), ("find-game", "/moderation/games/"),
         ("game", f"/moderation/games/{match.pk}/"), ("find-player", "/moderation/players/"),
