@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from games import rules
 
-from .staging import a_moment, running_match
+from .staging import a_moment, can_draw, running_match
 from .test_play_in_browser import wait_for_script
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
@@ -284,3 +284,55 @@ def test_no_notification_while_the_tab_is_in_sight(people, daphne_server, make_u
     expect(alex.page).to_have_title(re.compile("^Ваш ход — "))
     assert alex.page.evaluate("window.kozelNotified") == []  # the page itself says it
     assert masha.errors + alex.errors == []
+
+
+# Every sound the page makes, in order (feedback.js notes each on data-last-sound).
+SOUNDS_HEARD = """(() => {
+  window.kozelSounds = [];
+  new MutationObserver((records) => records.forEach((record) => {
+    if (record.target.matches && record.target.matches("[data-room]"))
+      window.kozelSounds.push(record.target.dataset.lastSound);
+  })).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-last-sound"]});
+})();"""
+
+
+def test_a_draw_a_play_and_a_knock_each_sound(people, daphne_server, make_user, make_match):
+    from games.models import MatchStatus
+    from tests.rules.positions import position
+
+    # Masha must draw; Alex hears her draw, then her play, then his turn's chime.
+    state = a_moment(lambda s: s.turn == 0 and can_draw(s))
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    masha, alex = people("masha"), people("alex")
+    alex.context.add_init_script(SOUNDS_HEARD)
+    for person, user in ((masha, users[0]), (alex, users[1])):
+        person.enter_room(user, daphne_server, match.pk)
+    assert masha.draw()
+    wait_for_script(alex.page, "window.kozelSounds.includes('draw')", seconds=10)
+    while not masha.page.locator('#room[data-turn-mine="false"]').count():
+        masha.page.locator('#room [data-action="draw"], #room [data-hand] [data-playable]') \
+            .first.wait_for()
+        assert masha.play() or masha.draw()
+        masha.page.wait_for_timeout(300)
+    wait_for_script(alex.page, "window.kozelSounds.includes('turn')", seconds=10)
+    heard = alex.page.evaluate("window.kozelSounds")
+    assert heard[0] == "draw" and heard[-2:] == ["play", "turn"], heard
+
+    # Vera plays 1-6: nothing of the bot's fits 1 or 6 and there is no bazaar, so the
+    # server knocks for it, and Vera's page knocks.
+    ones_and_sixes = " ".join(t.name for t in rules.TILES if {1, 6} & {t.low, t.high}
+                              and t.name != "1-1")
+    rest = " ".join(t.name for t in rules.TILES if not {1, 6} & {t.low, t.high}
+                    and t.name != "5-5")
+    vera_user = make_user("vera")
+    knocking = make_match([vera_user, None], status=MatchStatus.PLAYING, version=3,
+                          state=position(ones_and_sixes + " 5-5", rest, chain="1-1",
+                                         bazaar="").to_json())
+    vera = people("vera")
+    vera.context.add_init_script(SOUNDS_HEARD)
+    vera.enter_room(vera_user, daphne_server, knocking.pk)
+    assert vera.play("1-6", "right")
+    wait_for_script(vera.page, "window.kozelSounds.includes('knock')", seconds=10)
+    expect(vera.page.locator("#table .round-log li").last).to_have_text("Bot 1: стук")
+    assert masha.errors + alex.errors + vera.errors == []
