@@ -107,7 +107,10 @@ def test_with_a_mouse_a_tile_is_dragged_onto_an_end(people, daphne_server, make_
                                              fits_both_ends, phone=False)
     page = person.page
     tile = fits_both_ends(state)
+    slide = "() => getComputedStyle(document.querySelector('#table .chain-tile')).transitionDuration"
+    assert page.evaluate(slide) == "0.35s"
     page.emulate_media(reduced_motion="reduce")  # and no slide then
+    assert page.evaluate(slide) == "0s"
     source = page.locator(f'#room [data-tile="{tile}"]')
     target = page.locator(f'#table .open-end[data-end="{end}"]')
     # By hand, to see the ends lit while the tile is dragged.
