@@ -92,6 +92,25 @@ def test_the_last_tile_played_is_marked_and_the_lead_is_found_in_the_chain():
     assert 'data-lead="1"' in markup and 'data-last="play"' in markup
 
 
+def test_only_the_seat_to_move_is_lit():
+    state = rules.new_game(2, "all")
+    state, _ = rules.start_round(state, deal(
+        "1-1 1-2 3-3 4-4 5-5 3-4 3-5", "0-2 0-3 0-4 2-2 0-6 2-3 2-4",
+        bazaar="4-6 0-1 6-6 0-0 1-3 1-4 1-5 1-6 2-5 2-6 3-6 4-5 0-5 5-6"))
+    turns = []
+    for action in (None, rules.play(0, "1-1"), rules.draw(1), rules.draw(1),
+                   rules.play(1, "0-1", "left")):
+        if action is not None:
+            state, _ = rules.apply(state, action)
+        with translation.override("ru"):
+            markup = html.table(table_of(state))
+        seats = re.findall(r'<div class="seat([^"]*)" data-seat="(\d)"( data-to-move)?', markup)
+        lit = [int(seat) for classes, seat, hook in seats if " to-move" in classes and hook]
+        assert len(seats) == 2 and lit == [state.turn]
+        turns.append(state.turn)
+    assert turns == [0, 1, 1, 1, 0]
+
+
 def test_the_bazaar_is_a_pile_with_its_count_and_a_four_players_table_has_none():
     state = first_round_with_draws_and_a_knock()  # 14 in the bazaar, two drawn
     assert len(state.bazaar) == 12
