@@ -8,7 +8,7 @@ drops what it does not find in the source, keeps them.
 """
 
 from axes.apps import AppConfig as AxesAppConfig
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 ADMIN_TITLES = (
     gettext_noop("Add %s"),
@@ -23,8 +23,8 @@ ADMIN_TITLES = (
 
 
 # django-axes (the log-in throttle, whose lists moderators open to unlock an account)
-# names its app "Axes", leaves labels untranslated and makes its records' titles
-# of English sentences; the site's catalogue words them (locale/ru).
+# names its app "Axes" and leaves labels untranslated; the site's catalogue words them
+# (locale/ru).  Its records' titles: kozel_site/runtime/axes_wording.py.
 AXES_LABELS = (
     gettext_noop("Locked Out"),
     gettext_noop("User Agent"),
@@ -43,33 +43,13 @@ AXES_LABELS = (
 
 
 class AxesConfig(AxesAppConfig):
-    """django-axes under a name a moderator reads, with its records titled in the
-    active language (INSTALLED_APPS names this instead of "axes"; the label stays
-    "axes")."""
+    """django-axes under a name a moderator reads, its records titled in the active
+    language (INSTALLED_APPS names this instead of "axes"; the label stays "axes")."""
 
     verbose_name = gettext_lazy("Log-in protection")
 
     def ready(self):
         super().ready()
-        from axes.admin import AccessAttemptAdmin
-        from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+        from kozel_site.runtime import axes_wording
 
-        # A column of a method without a description is titled by its name ("Status").
-        AccessAttemptAdmin.status.short_description = gettext_lazy("Status")
-
-        AccessLog.__str__ = lambda log: gettext("Log-in of %(login)s at %(time)s") % {
-            "login": log.username, "time": _when(log.attempt_time)}
-        AccessAttempt.__str__ = lambda attempt: gettext(
-            "Failed log-ins of %(login)s, the last at %(time)s") % {
-            "login": attempt.username, "time": _when(attempt.attempt_time)}
-        AccessFailureLog.__str__ = lambda failure: gettext(
-            "Failed log-in of %(login)s at %(time)s") % {
-            "login": failure.username, "time": _when(failure.attempt_time)}
-
-
-def _when(moment) -> str:
-    from django.utils import formats, timezone
-
-    if moment is None:
-        return "—"
-    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+        axes_wording.install()
