@@ -70,7 +70,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "csp",
-    "axes",
+    "kozel_site.admin_wording.AxesConfig",  # django-axes, its admin worded (admin_wording.py)
     "django_ratelimit",
     "accounts",
     "games",

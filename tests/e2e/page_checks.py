@@ -100,19 +100,29 @@ def contrast_problems(page) -> list[str]:
 
 
 def screenshot(page, name: str) -> Path:
+    """The whole page as the device shows it.  Chromium draws a full-page capture without
+    the context's touch emulation (``pointer: coarse`` stops matching), so that a phone's
+    page would be drawn with a mouse's styles; instead the viewport is made as tall as the
+    page for the capture, and put back after."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    # caret="initial": hiding the caret would put a style attribute on the focused field,
-    # which a later htmx swap copies and the Content-Security-Policy then refuses.
-    page.screenshot(path=str(path), full_page=True, caret="initial")
+    size = page.viewport_size
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height)})
+    try:
+        # caret="initial": hiding the caret would put a style attribute on the focused
+        # field, which a later htmx swap copies and the Content-Security-Policy refuses.
+        page.screenshot(path=str(path), caret="initial")
+    finally:
+        page.set_viewport_size(size)
     return path
 
 
 def problems_of(page, name: str, size: str) -> list[str]:
     """Every check on the page as it is now at ``size``; its screenshot saved as
     ``<name>-<size>.png``."""
-    screenshot(page, f"{name}-{size}")
     problems = layout_problems(page) + axe_problems(page) + contrast_problems(page)
     if DEVICES[size].get("has_touch"):
         problems += keys_problems(page)
+    screenshot(page, f"{name}-{size}")  # last: it resizes the viewport for a moment
     return problems

@@ -1,8 +1,10 @@
 """Playing at the table by its new controls, in a real browser, and what the room tells a
 player: a tile that fits both ends goes where the lit end tapped (a phone) or the end it
 is dragged to (a mouse) says; a tile that fits one end goes there on a tap; when it
-becomes a player's turn the tab's title says "Ваш ход" and a chime sounds; the sound can
-be switched off and stays off, and a spectator's is off at first.
+becomes a player's turn the tab's title says "Ваш ход", a chime sounds, a phone vibrates
+and, if the player allowed notifications and the tab is out of sight, a notification
+says so (none otherwise); 5 s before the time runs out a warning sounds and a phone
+buzzes; the sound can be switched off and stays off, and a spectator's is off at first.
 
 Each game is staged (tests/e2e/staging.py) between two people, with the turn's deadline
 an hour away, so that nothing moves but what the test does."""
@@ -16,7 +18,7 @@ from playwright.sync_api import expect
 
 from games import rules
 
-from .staging import a_moment, running_match
+from .staging import a_moment, can_draw, running_match
 from .test_play_in_browser import wait_for_script
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
@@ -105,7 +107,10 @@ def test_with_a_mouse_a_tile_is_dragged_onto_an_end(people, daphne_server, make_
                                              fits_both_ends, phone=False)
     page = person.page
     tile = fits_both_ends(state)
+    slide = "() => getComputedStyle(document.querySelector('#table .chain-tile')).transitionDuration"
+    assert page.evaluate(slide) == "0.35s"
     page.emulate_media(reduced_motion="reduce")  # and no slide then
+    assert page.evaluate(slide) == "0s"
     source = page.locator(f'#room [data-tile="{tile}"]')
     target = page.locator(f'#table .open-end[data-end="{end}"]')
     # By hand, to see the ends lit while the tile is dragged.
@@ -186,10 +191,13 @@ def test_five_seconds_before_my_time_runs_out_the_room_warns(people, daphne_serv
     match = running_match(make_match, [make_user("masha"), make_user("alex")], state)
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=8))
     person = people("masha", phone=True)
+    person.context.add_init_script(FEEDBACK_HOOKS)
     person.enter_room(match.seats.get(number=0).user, daphne_server, match.pk)
     assert person.page.evaluate(LAST_SOUND) == ""
+    assert person.page.evaluate("window.kozelVibrated") == []
     wait_for_script(person.page, f"{LAST_SOUND} === 'hurry'", seconds=10)
     expect(person.page.locator("#table .clock.hurry")).to_have_count(1)
+    assert person.page.evaluate("window.kozelVibrated") == [200]  # a phone buzzes too
     assert person.errors == []
 
 
@@ -204,3 +212,130 @@ def test_a_spectators_sound_is_off_at_first(people, daphne_server, make_user, ma
     assert not watcher.page.title().startswith("Ваш ход")
     assert watcher.errors == []
 
+
+
+# Installed before the page's own scripts: records each notification the page makes and
+# each vibration it asks for (headless Chromium shows neither), and lets the test say
+# whether the tab is hidden (a notification is for a tab out of sight).
+FEEDBACK_HOOKS = """(() => {
+  const Real = window.Notification;
+  window.kozelNotified = [];
+  window.kozelVibrated = [];
+  window.kozelHidden = true;
+  function Recording(title, options) {
+    window.kozelNotified.push({title: title, body: (options || {}).body || ""});
+  }
+  Object.defineProperty(Recording, "permission",
+    {get: () => (Real ? Real.permission : "default")});
+  Recording.requestPermission = (...args) => Real.requestPermission(...args);
+  window.Notification = Recording;
+  Object.defineProperty(document, "hidden", {get: () => window.kozelHidden});
+  Object.defineProperty(Navigator.prototype, "vibrate", {configurable: true,
+    value: (pattern) => { window.kozelVibrated.push(pattern); return true; }});
+})();"""
+
+
+@pytest.mark.parametrize("allowed", [True, False], ids=["allowed", "not-allowed"])
+def test_my_turn_notifies_only_if_allowed_and_vibrates(people, daphne_server, make_user,
+                                                       make_match, allowed):
+    # Masha plays; then it is Alex's turn, his tab out of sight, on a phone.
+    state = a_moment(lambda s: fits_one_end(s) is not None)
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    masha, alex = people("masha"), people("alex", phone=True)
+    alex.context.add_init_script(FEEDBACK_HOOKS)
+    if allowed:
+        alex.context.grant_permissions(["notifications"], origin=daphne_server.url)
+    for person, user in ((masha, users[0]), (alex, users[1])):
+        person.enter_room(user, daphne_server, match.pk)
+    page = alex.page
+    assert page.evaluate("Notification.permission") == ("granted" if allowed else "default")
+    # Asked for only while it is unanswered; a spectator is never offered it (above).
+    switch = expect(page.locator("[data-notify-toggle]"))
+    if allowed:
+        switch.to_be_hidden()
+    else:
+        switch.to_be_visible()
+    assert page.evaluate("window.kozelNotified") == []
+    assert page.evaluate("window.kozelVibrated") == []
+
+    masha.play(fits_one_end(state)[0])
+    # The title is set by the same look at the frame that notifies and vibrates.
+    expect(page).to_have_title(re.compile("^Ваш ход — "))
+    notified = page.evaluate("window.kozelNotified")
+    if allowed:
+        assert notified == [{"title": "Ваш ход", "body": f"Ваш ход в партии №{match.pk}"}]
+    else:
+        assert notified == []
+    assert page.evaluate("window.kozelVibrated") == [[120, 60, 120]]
+    # Masha's page, whose turn it is not, asked for neither.
+    assert masha.page.evaluate("document.title").startswith("Ваш ход") is False
+    assert masha.errors + alex.errors == []
+
+
+def test_no_notification_while_the_tab_is_in_sight(people, daphne_server, make_user,
+                                                  make_match):
+    state = a_moment(lambda s: fits_one_end(s) is not None)
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    masha, alex = people("masha"), people("alex")
+    alex.context.add_init_script(FEEDBACK_HOOKS.replace("kozelHidden = true", "kozelHidden = false"))
+    alex.context.grant_permissions(["notifications"], origin=daphne_server.url)
+    for person, user in ((masha, users[0]), (alex, users[1])):
+        person.enter_room(user, daphne_server, match.pk)
+    masha.play(fits_one_end(state)[0])
+    expect(alex.page).to_have_title(re.compile("^Ваш ход — "))
+    assert alex.page.evaluate("window.kozelNotified") == []  # the page itself says it
+    assert masha.errors + alex.errors == []
+
+
+# Every sound the page makes, in order (feedback.js notes each on data-last-sound).
+SOUNDS_HEARD = """(() => {
+  window.kozelSounds = [];
+  new MutationObserver((records) => records.forEach((record) => {
+    if (record.target.matches && record.target.matches("[data-room]"))
+      window.kozelSounds.push(record.target.dataset.lastSound);
+  })).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-last-sound"]});
+})();"""
+
+
+def test_a_draw_a_play_and_a_knock_each_sound(people, daphne_server, make_user, make_match):
+    from games.models import MatchStatus
+    from tests.rules.positions import position
+
+    # Masha must draw; Alex hears her draw, then her play, then his turn's chime.
+    state = a_moment(lambda s: s.turn == 0 and can_draw(s))
+    users = [make_user("masha"), make_user("alex")]
+    match = running_match(make_match, users, state)
+    masha, alex = people("masha"), people("alex")
+    alex.context.add_init_script(SOUNDS_HEARD)
+    for person, user in ((masha, users[0]), (alex, users[1])):
+        person.enter_room(user, daphne_server, match.pk)
+    assert masha.draw()
+    wait_for_script(alex.page, "window.kozelSounds.includes('draw')", seconds=10)
+    while not masha.page.locator('#room[data-turn-mine="false"]').count():
+        masha.page.locator('#room [data-action="draw"], #room [data-hand] [data-playable]') \
+            .first.wait_for()
+        assert masha.play() or masha.draw()
+        masha.page.wait_for_timeout(300)
+    wait_for_script(alex.page, "window.kozelSounds.includes('turn')", seconds=10)
+    heard = alex.page.evaluate("window.kozelSounds")
+    assert heard[0] == "draw" and heard[-2:] == ["play", "turn"], heard
+
+    # Vera plays 1-6: nothing of the bot's fits 1 or 6 and there is no bazaar, so the
+    # server knocks for it, and Vera's page knocks.
+    ones_and_sixes = " ".join(t.name for t in rules.TILES if {1, 6} & {t.low, t.high}
+                              and t.name != "1-1")
+    rest = " ".join(t.name for t in rules.TILES if not {1, 6} & {t.low, t.high}
+                    and t.name != "5-5")
+    vera_user = make_user("vera")
+    knocking = make_match([vera_user, None], status=MatchStatus.PLAYING, version=3,
+                          state=position(ones_and_sixes + " 5-5", rest, chain="1-1",
+                                         bazaar="").to_json())
+    vera = people("vera")
+    vera.context.add_init_script(SOUNDS_HEARD)
+    vera.enter_room(vera_user, daphne_server, knocking.pk)
+    assert vera.play("1-6", "right")
+    wait_for_script(vera.page, "window.kozelSounds.includes('knock')", seconds=10)
+    expect(vera.page.locator("#table .round-log li").last).to_have_text("Bot 1: стук")
+    assert masha.errors + alex.errors + vera.errors == []

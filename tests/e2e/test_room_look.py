@@ -5,6 +5,7 @@ the players' boxes (WCAG AA: text contrast at least 4.5:1), on a phone and a des
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from .contrast import AA_TEXT, contrast
 from .staging import a_moment, can_draw, has_remembered_points, running_match
@@ -57,4 +58,29 @@ def test_a_bots_turn_says_thinking_instead_of_a_countdown(people, daphne_server,
     page.screenshot(path=str(tmp_path / "bot-turn.png"))
     assert thinking.inner_text() == "думает…"
     assert page.locator(".room-bar [data-deadline]").count() == 0
+    assert person.errors == []
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_a_chat_lines_buttons_can_be_tapped_on_a_phone(people, daphne_server, make_user,
+                                                       make_match, phone, tmp_path):
+    from games.models import ChatMessage
+
+    state = a_moment(lambda s: s.turn == 0)
+    users = [make_user("ira"), make_user("oleg")]
+    match = running_match(make_match, users, state)
+    ChatMessage.objects.create(match=match, author=users[1], room="players", text="удачи всем")
+    person = people("ira", phone=phone)
+    person.enter_room(users[0], daphne_server, match.pk)
+    page = person.page
+    buttons = page.locator("#chat-lines .chat-act")
+    expect(buttons).to_have_count(2)  # mute, report
+    buttons.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "chat.png"))
+    sizes = [buttons.nth(n).bounding_box() for n in range(2)]
+    if phone:  # WCAG 2.2 (2.5.8): a target at least 24 x 24 px
+        assert all(box["height"] >= 24 and box["width"] >= 24 for box in sizes), sizes
+    gap = sizes[1]["x"] - (sizes[0]["x"] + sizes[0]["width"])
+    assert gap >= 0 or sizes[1]["y"] >= sizes[0]["y"] + sizes[0]["height"]  # apart
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert person.errors == []

@@ -36,6 +36,19 @@ GEOMETRY = """() => {
 }"""
 
 
+# The round's log: how many lines it has, how many are wholly in sight in its box, and the
+# lines only partly in sight (a sliver above the four latest, say).
+LOG_LINES = """() => {
+  const log = document.querySelector("#table .round-log");
+  const box = log.getBoundingClientRect();
+  const lines = [...log.querySelectorAll("li")].map(li => li.getBoundingClientRect());
+  const inside = r => r.top >= box.top - 1 && r.bottom <= box.bottom + 1;  // (sub-pixels)
+  const outside = r => r.bottom <= box.top + 1 || r.top >= box.bottom - 1;
+  return {lines: lines.length, seen: lines.filter(inside).length,
+          cut: lines.filter(r => !inside(r) && !outside(r)).map(r => [r.top, r.bottom, box.top])};
+}"""
+
+
 def overlap(a, b) -> float:
     width = min(a["right"], b["right"]) - max(a["left"], b["left"])
     height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
@@ -100,6 +113,9 @@ def test_the_table_at_every_size_of_game_and_moment(people, daphne_server, make_
                 assert len(seen["tiles"]) == len(state.chain) and len(seen["ends"]) == 2
             if moment == "summary":
                 assert page.locator(".summary .why").count() >= 1
+                # The log scrolled to its latest lines, four in sight and none cut in half.
+                log = page.evaluate(LOG_LINES)
+                assert log["lines"] > 4 and log["seen"] == 4 and log["cut"] == [], log
             if moment == "game-end":
                 assert page.locator(".game-end").is_visible()
     assert person.errors == []

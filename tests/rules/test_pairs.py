@@ -229,3 +229,37 @@ def test_random_pair_games_keep_every_rule(game):
     assert replayed.state.to_json() == final.to_json()
     assert replayed.rounds == ended
     assert summarize(replayed)["rounds"][0]["pair_points"] == ended[0]["pair_points"]
+
+
+@pytest.mark.slow
+@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair_games)
+def test_thousands_of_random_pair_games_score_each_pair_the_sum_of_its_credits(game):
+    """The lean half of the test above, over thousands of games: the tiles accounted for
+    at every step, every round's credits explained, partners showing one tally, the
+    goats a whole pair, and each pair's score the sum of its credits (less what it lost
+    of its remembered points)."""
+    seed, fish = game
+    credits, lost, rounds, previous = [0, 0], [0, 0], [0], [new_game(4, fish, pairs=True)]
+
+    def step(state, events):
+        check_tiles_accounted(state)
+        assert state.scores[0] == state.scores[2] and state.scores[1] == state.scores[3]
+        for event in events:
+            if event["type"] == "round_ended":
+                check_pair_round(previous[0], event)
+                rounds[0] += 1
+                for pair in (0, 1):
+                    credits[pair] += event["pair_credited"][pair]
+                    if not event["pair_credited"][pair]:
+                        lost[pair] += previous[0].remembered[pair] - event["pair_remembered"][pair]
+        previous[0] = state
+
+    _record, final = play_game(4, fish, seed, on_step=step, pairs=True)
+    assert final.over and rounds[0] == final.round
+    assert final.goats in ((0, 2), (1, 3), (0, 1, 2, 3))
+    assert all(final.scores[g] >= 101 for g in final.goats)
+    assert not [s for s in range(4) if s not in final.goats and final.scores[s] >= 101]
+    for pair in (0, 1):
+        assert final.scores[pair] + final.remembered[pair] == credits[pair] - lost[pair]
+        assert final.scores[pair] <= credits[pair]

@@ -68,3 +68,18 @@ def test_a_client_seed_is_never_remembered(client, make_user):
     vera.player.refresh_from_db()
     assert "client_seed" not in vera.player.table_terms["request"]
     assert "my-own-seed-42" not in client.get("/").content.decode()
+
+
+def test_a_choice_of_pairs_is_remembered_by_both_forms(client, make_user):
+    serg = make_user("serg")
+    client.force_login(serg)
+    assert "pairs" not in checked(client.get("/").content.decode(), "id_")
+    client.post("/games/new/", {"players": 4, "fish": "one", "turn_seconds": 40, "rated": "on",
+                                "pairs": "on"})
+    requests.leave_request(serg, serg.seats.get().match_id)
+    client.post("/games/bots/", {"players": 4, "fish": "all", "turn_seconds": 25, "pairs": "on"})
+    page = client.get("/").content.decode()
+    assert checked(page, "id_") == {"players": "4", "fish": "one", "turn_seconds": "40",
+                                    "rated": "on", "pairs": "on"}
+    assert checked(page, "bots_") == {"players": "4", "fish": "all", "turn_seconds": "25",
+                                      "pairs": "on"}

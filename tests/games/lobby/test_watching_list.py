@@ -109,3 +109,32 @@ async def test_a_game_that_ends_leaves_an_open_lobby_at_once(make_user):
 
     assert await wait_until(unlisted)
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_private_game_that_starts_never_appears_in_an_open_lobby(make_user):
+    watcher = await database_sync_to_async(make_user)("privatewatcher")
+    ws = await logged_in("/ws/lobby/", watcher)
+    assert (await ws.connect())[0]
+    assert playing_rows(await ws.receive_from()) == {}
+
+    def start_both():
+        people = [make_user(n) for n in ("s_one", "s_two", "q_one", "q_two")]
+        secret = requests.create_request(people[0], players=2, private=True)
+        requests.join_request(people[1], secret.pk, invite_token=secret.invite_token)
+        public = requests.create_request(people[2], players=2)  # started after it
+        requests.join_request(people[3], public.pk)
+        return secret.pk, public.pk
+
+    secret, public = await database_sync_to_async(start_both)()
+    frames = []
+
+    async def public_listed():
+        while not await ws.receive_nothing(timeout=0.01):
+            frames.append(await ws.receive_from())
+        return any(public in playing_rows(f) for f in frames)
+
+    assert await wait_until(public_listed)
+    assert not any(secret in playing_rows(f) for f in frames)
+    assert not any(f'/games/{secret}/' in f for f in frames)
+    await ws.disconnect()

@@ -169,3 +169,22 @@ def test_every_step_of_the_replay_renders(client, interrupted):
 def test_the_room_links_to_the_game_page_once_the_game_is_over(client, finished):
     page = client.get(f"/games/{finished.pk}/").content.decode()
     assert f'href="/games/{finished.pk}/record/"' in page
+
+
+COMMAND_LINE = re.compile(r"manage\.py|python|sha256sum|openssl|\$ |pip install|curl ", re.I)
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_players_pages_speak_to_players_not_in_command_lines(client, finished, people, language):
+    """A game's page (its "check it" text), its replay and a player's page say what to
+    check in words; no command line to type."""
+    client.force_login(people[0])
+    paths = [f"/games/{finished.pk}/record/", f"/games/{finished.pk}/replay/",
+             f"/games/{finished.pk}/", "/players/Masha/", "/rules/", "/rules/fair/"]
+    for path in paths:
+        response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, path
+        page = response.content.decode()
+        text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", page, flags=re.S)
+        assert not COMMAND_LINE.search(text), (path, COMMAND_LINE.search(text).group(0))
+    assert COMMAND_LINE.search("python manage.py replay game.json")  # the check can fail

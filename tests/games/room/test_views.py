@@ -98,3 +98,56 @@ def test_an_aborted_game_says_so_in_its_room(client, table, make_user):
     client.force_login(users[0])
     page = client.get(f"/games/{match.pk}/").content.decode()
     assert 'data-status="aborted"' in page and "game-end" in page
+
+
+def test_a_knock_the_server_makes_is_told_in_the_rooms_log_without_guessing_a_gender(
+        client, make_user, make_match):
+    """RULES.md 5, rule 3: a seat that can only knock is knocked for by the server, and
+    the room's log tells it as that seat's knock, a name before a colon."""
+    from games import rules
+    from games.models import Move
+    from games.play import service as services
+    from tests.rules.positions import position
+
+    ones_and_sixes = " ".join(t.name for t in rules.TILES if {1, 6} & {t.low, t.high}
+                              and t.name != "1-1")
+    rest = " ".join(t.name for t in rules.TILES if not {1, 6} & {t.low, t.high} and t.name != "5-5")
+    # Masha plays 1-6: the ends show 1 and 6, which nothing of the bot's fits, and there
+    # is no bazaar: the server knocks for it, and it is Masha's turn again.
+    state = position(ones_and_sixes + " 5-5", rest, chain="1-1", bazaar="")
+    masha = make_user("masha")
+    match = make_match([masha, None], status=MatchStatus.PLAYING, state=state.to_json(),
+                       version=3)
+    match.seats.filter(number=1).update(bot_name="Бот Люба")
+    services.act(match.pk, masha, {"play": "1-6", "end": "right"}, 3)
+    assert list(Move.objects.filter(match=match).values_list("kind", "seat")) == [
+        ("play", 0), ("knock", 1)]
+    assert state_of(match).turn == 0
+    client.force_login(masha)
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    log = re.search(r'<ol class="round-log".*?</ol>', page, re.S).group(0)
+    lines = [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li.*?</li>", log, re.S)]
+    assert lines == ["masha: 1-6 справа", "Бот Люба: стук"]
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/games/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Бот Люба: knocks" in page
+
+
+def test_the_rooms_game_end_names_the_goat_and_each_players_rating_points(client, make_user):
+    """RULES.md 8 (the game of tests/ratings/test_game_end.py): Alex at 110 is the goat;
+    Masha (25) gets 8, Olya (0) 10; the room's end says so, and its last round's why."""
+    from tests.ratings import played
+
+    users = [make_user("Masha"), make_user("Alex"), make_user("Olya")]
+    record = played.load("finished_rules8")
+    match = played.play(played.seat_table(users, record), users, record)
+    assert match.result["rating_points"] == [8, 0, 10]
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    end = re.search(r'<section class="game-end">.*?</section>', page, re.S).group(0)
+    assert re.findall(r'<b class="goat-badge">([^<]+)</b>', end) == ["Alex"]
+    lines = {seat: " ".join(re.sub(r"<[^>]+>", "", text).split()) for seat, text in
+             re.findall(r'data-end-seat="(\d)">(.*?)</li>', end, re.S)}
+    assert lines == {"0": "Masha: счёт 25, рейтинг +8", "1": "Alex: счёт 110, без очков рейтинга",
+                     "2": "Olya: счёт 0, рейтинг +10"}
+    assert page.count('class="why"') >= 1  # the last round's summary is explained too

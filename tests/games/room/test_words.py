@@ -2,6 +2,8 @@
 round's summary credited what it did, on RULES.md's worked examples, the numbers worked
 out by hand; in Russian (the default) and English."""
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -88,6 +90,44 @@ def test_the_last_tile_played_is_marked_and_the_lead_is_found_in_the_chain():
         markup = html.table(table)
     assert 'data-tile="2-2" data-a="2" data-b="2"' in markup and 'double last"' in markup
     assert 'data-lead="1"' in markup and 'data-last="play"' in markup
+
+
+def test_only_the_seat_to_move_is_lit():
+    state = rules.new_game(2, "all")
+    state, _ = rules.start_round(state, deal(
+        "1-1 1-2 3-3 4-4 5-5 3-4 3-5", "0-2 0-3 0-4 2-2 0-6 2-3 2-4",
+        bazaar="4-6 0-1 6-6 0-0 1-3 1-4 1-5 1-6 2-5 2-6 3-6 4-5 0-5 5-6"))
+    turns = []
+    for action in (None, rules.play(0, "1-1"), rules.draw(1), rules.draw(1),
+                   rules.play(1, "0-1", "left")):
+        if action is not None:
+            state, _ = rules.apply(state, action)
+        with translation.override("ru"):
+            markup = html.table(table_of(state))
+        seats = re.findall(r'<div class="seat([^"]*)" data-seat="(\d)"( data-to-move)?', markup)
+        lit = [int(seat) for classes, seat, hook in seats if " to-move" in classes and hook]
+        assert len(seats) == 2 and lit == [state.turn]
+        turns.append(state.turn)
+    assert turns == [0, 1, 1, 1, 0]
+
+
+def test_the_bazaar_is_a_pile_with_its_count_and_a_four_players_table_has_none():
+    state = first_round_with_draws_and_a_knock()  # 14 in the bazaar, two drawn
+    assert len(state.bazaar) == 12
+    with translation.override("ru"):
+        markup = html.table(table_of(state))
+    pile = re.search(r'<div class="bazaar-pile" data-bazaar="(\d+)".*?</div>', markup, re.S)
+    assert pile and pile.group(1) == "12"
+    assert '<span class="pile-count">базар: 12</span>' in pile.group(0)
+    assert pile.group(0).count("<svg") == 3  # drawn as a pile of tiles, face down
+    assert 'data-tile' not in pile.group(0)  # no tile of it is named
+    emptied = position("5-6", all_but("5-6", "1-1"), chain="1-1", bazaar="")
+    with translation.override("ru"):
+        markup = html.table(table_of(emptied))
+    assert 'class="pile empty"' in markup and "базар: 0" in markup
+    four = position("1-2", "0-3", "0-4", "0-5", chain="1-1")
+    with translation.override("ru"):
+        assert "bazaar-pile" not in html.table(table_of(four))
 
 
 # -- why a round credited what it did ------------------------------------------------------
