@@ -14,6 +14,8 @@ from __future__ import annotations
 import axes
 from django.utils.translation import gettext, gettext_lazy
 
+from kozel_site.runtime import require_version
+
 WRITTEN_FOR = "8."
 
 
@@ -22,10 +24,8 @@ def install() -> None:
     from axes.admin import AccessAttemptAdmin
     from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 
-    if not axes.__version__.startswith(WRITTEN_FOR):
-        raise ImportError(f"kozel_site.runtime.axes_wording was written for django-axes "
-                          f"{WRITTEN_FOR}x, not {axes.__version__}: check its models' "
-                          "__str__ and AccessAttemptAdmin.status")
+    require_version("axes_wording", "django-axes", axes.__version__, WRITTEN_FOR,
+                    "its models' __str__ and AccessAttemptAdmin.status")
     AccessLog.__str__ = lambda log: gettext("Log-in of %(login)s at %(time)s") % {
         "login": log.username, "time": _when(log.attempt_time)}
     AccessAttempt.__str__ = lambda attempt: gettext(

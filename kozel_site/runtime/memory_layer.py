@@ -16,10 +16,11 @@ import time
 import channels
 from channels.layers import InMemoryChannelLayer
 
-WRITTEN_FOR = "4.3"
-if not channels.__version__.startswith(WRITTEN_FOR):
-    raise ImportError(f"kozel_site.runtime.memory_layer was written for channels {WRITTEN_FOR}"
-                      f".x, not {channels.__version__}: check InMemoryChannelLayer._clean_expired")
+from kozel_site.runtime import require_version
+
+WRITTEN_FOR = "4.3."
+require_version("memory_layer", "channels", channels.__version__, WRITTEN_FOR,
+                "InMemoryChannelLayer._clean_expired")
 
 SWEEP_EVERY = 1.0  # seconds
 

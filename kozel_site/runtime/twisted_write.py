@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import twisted
 
+from kozel_site.runtime import require_version
+
 WRITTEN_FOR = "26."
 _INSTALLED = "_kozel_writes_at_once"
 
@@ -26,10 +28,8 @@ def install() -> None:
     """Patch Twisted's TCP connections (in a daphne process; once)."""
     from twisted.internet import tcp
 
-    if not twisted.__version__.startswith(WRITTEN_FOR):
-        raise ImportError(f"kozel_site.runtime.twisted_write was written for Twisted "
-                          f"{WRITTEN_FOR}x, not {twisted.__version__}: check "
-                          "FileDescriptor.write and tcp.Connection's buffers")
+    require_version("twisted_write", "Twisted", twisted.__version__, WRITTEN_FOR,
+                    "FileDescriptor.write and tcp.Connection's buffers")
     if getattr(tcp.Connection, _INSTALLED, False):
         return
     buffered_write = tcp.Connection.write
