@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games.models import RUNNING, Match, Move, RoundScore, Seat
+from games.models import RUNNING, Match, Move, RoundScore, Seat, match_number
 from kozel_site.readonly_admin import ReadOnlyAdminMixin, ReadOnlyTabularInline
 from ratings.models import RatingRecord
 
@@ -85,9 +85,9 @@ class SearchByIdMixin:
 
     def get_search_results(self, request, queryset, search_term):
         results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
-        term = search_term.strip().lstrip("#")
-        if term.isdigit():
-            results |= queryset.filter(**{self.id_lookup: int(term)})
+        number = match_number(search_term)
+        if number is not None:
+            results |= queryset.filter(**{self.id_lookup: number})
         return results, may_have_duplicates
 
 

@@ -43,6 +43,15 @@ RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
 OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
 
 
+def match_number(text: str) -> int | None:
+    """The game number a person typed ("209", "#209"), or None: ASCII digits only, and
+    short enough for the id column ("²" passes ``str.isdigit`` but not ``int``)."""
+    number = text.strip().lstrip("#")
+    if number.isascii() and number.isdigit() and len(number) <= 12:
+        return int(number)
+    return None
+
+
 class Match(models.Model):
     seats_count = models.PositiveSmallIntegerField(_("number of seats"), default=MAX_SEATS)
     fish = models.CharField(_("fish"), max_length=3, choices=Fish.choices, default=Fish.ALL)

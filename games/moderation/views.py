@@ -21,7 +21,7 @@ from accounts.moderators import is_moderator
 from games.moderation import service as moderation
 from games.moderation import suspicious as signs
 from games.lobby import service as requests
-from games.models import RUNNING, Match, RematchStatus, Seat
+from games.models import RUNNING, Match, RematchStatus, Seat, match_number
 from ratings.ladder import find_login, logins_starting
 
 RUNNING_PER_PAGE = 50
@@ -78,9 +78,9 @@ def suspicious(request):
 
 @moderator_required
 def find_game(request):
-    number = request.GET.get("id", "").strip().lstrip("#")
-    if number.isdigit() and Match.objects.filter(pk=int(number)).exists():
-        return redirect("moderation:game", int(number))
+    number = match_number(request.GET.get("id", ""))
+    if number is not None and Match.objects.filter(pk=number).exists():
+        return redirect("moderation:game", number)
     messages.error(request, _("There is no such game."))
     return redirect("moderation:index")
 

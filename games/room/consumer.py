@@ -88,9 +88,11 @@ class TokenBucket:
 
 
 def parse_version(value) -> int | None:
+    """A version as the page sends it (a number, or its ASCII digits), else None.
+    ``str.isdigit`` alone lets through digits ``int`` refuses ("²")."""
     if type(value) is int and value >= 0:
         return value
-    if isinstance(value, str) and value.isdigit() and len(value) <= 12:
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 12:
         return int(value)
     return None
 

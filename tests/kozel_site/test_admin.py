@@ -281,3 +281,13 @@ def test_the_admins_other_views_of_a_running_game_show_no_tile_or_seed(client, s
         assert tiles_shown(page) == set() and seed not in page, history
     shortcut = reverse("admin:view_on_site", args=[ContentType.objects.get_for_model(Match).pk, match.pk])
     assert client.get(shortcut).status_code == 404  # no page outside the room shows a match
+
+
+def test_the_match_search_takes_a_number_and_refuses_other_digits(moderator_client,
+                                                                  finished_match):
+    found = moderator_client.get(changelist(Match), {"q": f"#{finished_match.pk}"})
+    assert found.status_code == 200 and list(found.context["cl"].result_list) == [finished_match]
+    for typed in ("²", "１２", "9" * 30):  # no server error, no number read from them
+        answer = moderator_client.get(changelist(Match), {"q": typed})
+        assert answer.status_code == 200, typed
+        assert finished_match not in answer.context["cl"].result_list

@@ -282,3 +282,14 @@ def test_the_log_is_read_only_in_the_admin(mod_client, moderator, people):
     change = reverse("admin:accounts_moderatoraction_change", args=[action.pk])
     assert mod_client.post(change, {"reason": "rewritten"}).status_code == 403
     assert ModeratorAction.objects.get().reason == "a reason to read"
+
+
+def test_finding_a_game_by_its_number_refuses_what_is_not_one(mod_client, people):
+    match = finished_game(people)
+    found = mod_client.get(reverse("moderation:find_game"), {"id": f" #{match.pk} "})
+    assert found.status_code == 302 and found["Location"] == reverse("moderation:game",
+                                                                      args=[match.pk])
+    for typed in ("²", "１２", "9" * 30, "-1", ""):  # a refusal, never a server error
+        answer = mod_client.get(reverse("moderation:find_game"), {"id": typed})
+        assert answer.status_code == 302, typed
+        assert answer["Location"] == reverse("moderation:index"), typed
