@@ -27,6 +27,9 @@ STICKING_OUT = """(selector) => {
 
 
 def assert_fits(page, selector: str) -> None:
+    # Measured with the page's stylesheets applied: a row can be in the DOM (and its text
+    # found) while they still load, and the hex string then has the browser's own styles.
+    page.wait_for_load_state("load")
     found = page.evaluate(STICKING_OUT, selector)
     assert found["scroll"] <= found["width"] and found["wide"] == [], found
 
