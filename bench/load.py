@@ -747,7 +747,7 @@ class Bench:
                 await seat.close()
 
 
-# The goals of the load (docs/performance.md, "The goals, honestly").
+# The goals of the load (docs/performance.md, "The goals").
 GOAL_GAMES = 250          # four-player games at once, paced at one action per 2 s each
 GOAL_P95_MS = 50.0
 GOAL_PEAK_PER_S = 500.0

@@ -82,7 +82,8 @@ class GameState:
         self._legal = None
 
     def copy(self) -> "GameState":
-        # Spelled out field by field: this runs on every action and a loop is 3x slower.
+        # Spelled out field by field: this runs on every action, and a loop over the
+        # fields would cost more than the copy itself.
         new = _new_state(GameState)
         new.board = self.board
         new.phase = self.phase

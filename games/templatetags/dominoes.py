@@ -23,8 +23,7 @@ def _pips(value: int) -> str:
 
 
 # Each half's pips are drawn once per page, and every tile refers to them with <use>: a
-# tile's markup is about 45 % smaller, and room frames (sent to every seat on every move)
-# about 30 %.
+# tile's markup shrinks, and with it every room frame (sent to every seat on every move).
 PIP_DEFINITIONS = mark_safe(
     '<svg class="pip-defs" width="0" height="0" aria-hidden="true" focusable="false"><defs>'
     + "".join(f'<g id="pips-{value}">{_pips(value)}</g>' for value in range(1, 7))

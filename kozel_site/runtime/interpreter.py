@@ -5,13 +5,12 @@ cyclic garbage collector's pace (docs/performance.md, "What is kept", says what 
   lets go of it inside every database call and must get it back from the busy loop: every
   5 ms by Python's default, every ``SWITCH_INTERVAL`` here.
 - A server allocates many short-lived containers per message (frames, dicts, futures).
-  At Python's default thresholds (700, 10, 10) the collector runs so often that it took
-  about a quarter of a busy server's time, walking the long-lived objects of Django, the
-  templates and a thousand open sockets again and again.  What is loaded at start is
-  frozen out of its reach (``gc.freeze``), and a collection starts after
-  ``GC_THRESHOLDS[0]`` new containers instead of 700.  Reference counting still frees
-  at once everything that is not in a cycle; cycles wait a little longer, and the soak
-  benchmark shows memory stays flat.
+  At Python's default thresholds (700, 10, 10) the collector runs every few messages and
+  walks the long-lived objects of Django, the templates and a thousand open sockets again
+  and again.  What is loaded at start is frozen out of its reach (``gc.freeze``), and a
+  collection starts after ``GC_THRESHOLDS[0]`` new containers instead of 700.  Reference
+  counting still frees at once everything that is not in a cycle; cycles wait a little
+  longer.
 """
 
 from __future__ import annotations
