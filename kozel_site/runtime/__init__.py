@@ -19,4 +19,3 @@ def require_version(patch: str, library: str, installed: str, written_for: str,
     if not installed.startswith(written_for):
         raise ImportError(f"kozel_site.runtime.{patch} was written for {library} "
                           f"{written_for}x, not {installed}: check {look_at}")
-
