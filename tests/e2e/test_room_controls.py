@@ -316,8 +316,9 @@ def test_a_draw_a_play_and_a_knock_each_sound(people, daphne_server, make_user, 
     while not masha.page.locator('#room[data-turn-mine="false"]').count():
         masha.page.locator('#room [data-action="draw"], #room [data-hand] [data-playable]') \
             .first.wait_for()
+        version = masha.page.locator("#room").get_attribute("data-version")
         assert masha.play() or masha.draw()
-        masha.page.wait_for_timeout(300)
+        expect(masha.page.locator("#room")).not_to_have_attribute("data-version", version)
     wait_for_script(alex.page, "window.kozelSounds.includes('turn')", seconds=10)
     heard = alex.page.evaluate("window.kozelSounds")
     assert heard[0] == "draw" and heard[-2:] == ["play", "turn"], heard
