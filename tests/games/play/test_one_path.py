@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.moderators import GROUP_NAME
+from games import rules
 from games.lobby import rematch, service as requests
 from games.models import Match, MatchStatus, Rematch
 from games.moderation import service as moderation
@@ -146,8 +147,10 @@ def test_only_the_store_writes_a_running_games_rows(make_user, game_writes):
     # A table of bots: the clock plays a bot, and a moderator aborts the game.
     bots = requests.play_with_bots(olya, 3)
     for _ in range(3):  # olya (seat 0) plays when it is her turn, the clock plays the bots
-        if state_of(bots).turn == 0:
+        state = state_of(bots)  # (a draw keeps her turn; between rounds the clock deals)
+        while state.phase == rules.PLAYING and state.turn == 0:
             services.act(bots.pk, olya, human_move(bots, 0), bots.version)
+            state = state_of(bots)
         assert services.run_due(bots.pk, now=later())
     moderation.abort_game(bots.pk, boss, "a test of the one path")
     # A closed account leaves its request (and the running game of another).
