@@ -4,8 +4,10 @@ daphne: a coroutine started with the server, on its loop (the embedded setup's c
 interpreter: a server process's interpreter lock switch interval and garbage collector.
 memory_layer: channels' in-memory layer, sweeping for expired messages once a second.
 redis_layer: which Redis the channel layer uses, and that server's run id.
-serving: what a daphne process tunes before it serves (interpreter, twisted_write).
+serving: what a daphne process tunes before it serves (interpreter, twisted_write,
+  socket_cycles).
 sqlite: a Unicode-aware lower() on every SQLite connection.
+socket_cycles: a closed daphne WebSocket freed as it closes, not left in cycles.
 twisted_write: daphne's TCP connections write a frame at once, not on the loop's next turn.
 axes_wording: django-axes' admin titles and status column in the active language.
 

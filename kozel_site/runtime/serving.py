@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 
-from kozel_site.runtime import interpreter, twisted_write
+from kozel_site.runtime import interpreter, socket_cycles, twisted_write
 
 PARTS = {
     "gc": interpreter.tune_garbage_collector,
     "switch": interpreter.tune_switch_interval,
     "write": twisted_write.install,
+    "cycles": socket_cycles.install,
 }
 
 

@@ -2,16 +2,19 @@
 
 import axes
 import channels
+import daphne
 import pytest
 import twisted
 
-from kozel_site.runtime import axes_wording, memory_layer, require_version, twisted_write
+from kozel_site.runtime import (axes_wording, memory_layer, require_version, socket_cycles,
+                                twisted_write)
 
 
 def test_each_patch_was_written_for_the_installed_version():
     assert twisted.__version__.startswith(twisted_write.WRITTEN_FOR)
     assert axes.__version__.startswith(axes_wording.WRITTEN_FOR)
     assert channels.__version__.startswith(memory_layer.WRITTEN_FOR)
+    assert daphne.__version__.startswith(socket_cycles.WRITTEN_FOR)
 
 
 def test_another_version_is_refused_with_what_to_check():

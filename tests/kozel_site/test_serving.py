@@ -17,7 +17,9 @@ import gc, json, sys
 import daphne.server  # what daphne has imported when it loads the application
 import kozel_site.asgi
 from twisted.internet import tcp
-print(json.dumps({"thresholds": gc.get_threshold(), "frozen": gc.get_freeze_count(),
+from daphne.ws_protocol import WebSocketProtocol
+print(json.dumps({"breaks_cycles": getattr(WebSocketProtocol, "_kozel_breaks_cycles", False),
+                  "thresholds": gc.get_threshold(), "frozen": gc.get_freeze_count(),
                   "switch": sys.getswitchinterval(),
                   "write_at_once": getattr(tcp.Connection, "_kozel_writes_at_once", False)}))
 """
@@ -38,13 +40,14 @@ def test_a_server_process_is_tuned_and_can_be_left_as_python_makes_it():
     assert tuned["thresholds"] == list(interpreter.GC_THRESHOLDS)
     assert tuned["frozen"] > 10_000  # what the site loaded, out of the collector's reach
     assert tuned["switch"] == interpreter.SWITCH_INTERVAL
-    assert tuned["write_at_once"] is True
+    assert tuned["write_at_once"] is True and tuned["breaks_cycles"] is True
     plain = probe(KOZEL_SERVER_TUNING="0")
     assert plain["thresholds"] == [700, 10, 10] and plain["frozen"] == 0
-    assert plain["write_at_once"] is False
+    assert plain["write_at_once"] is False and plain["breaks_cycles"] is False
     only_gc = probe(KOZEL_SERVER_TUNING="gc")
     assert only_gc["thresholds"] == list(interpreter.GC_THRESHOLDS)
     assert only_gc["switch"] == plain["switch"] and only_gc["write_at_once"] is False
+    assert only_gc["breaks_cycles"] is False
     without_gc = probe(KOZEL_SERVER_TUNING="switch,write")
     assert without_gc["thresholds"] == [700, 10, 10] and without_gc["frozen"] == 0
     assert without_gc["switch"] == interpreter.SWITCH_INTERVAL
