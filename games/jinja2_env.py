@@ -2,8 +2,8 @@
 translations and URLs, and the drawings of games/templatetags/dominoes.py.
 
 Jinja2 and not Django's template language because the room is rendered again for every
-seat and spectator on every move, and Jinja2's compiled templates render a frame several
-times faster than Django's template language.  Autoescaping is on
+seat and spectator on every move, and Jinja2 compiles a template to Python, where
+Django's template language walks its nodes on every render.  Autoescaping is on
 (Django's Jinja2 backend sets it), and the drawings are Django's safe strings, which
 Jinja2 takes as they are.
 

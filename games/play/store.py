@@ -13,8 +13,8 @@ always the log replayed up to that version (DESIGN.md, a change end to end).
 
 A move is written with two plain SQL statements (the update and the moves' insert),
 built once per set of columns from the models' own fields, which also convert each value
-for the database in use: the ORM's query building took most of a move's CPU time
-(docs/performance.md, "What is kept").
+for the database in use: building the query through the ORM on every move would cost
+more than the move's rules.
 """
 
 from __future__ import annotations

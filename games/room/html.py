@@ -37,8 +37,8 @@ from games.room.present import tile_halves
 ENGINE = "jinja2"  # kozel_site/settings.py TEMPLATES
 
 # Parts kept rendered, in bounded caches of the process: a hand that may not move now
-# shows the same markup until its seat plays or draws, whatever the version (250 games:
-# about 1,000 hands in use), and so do the table's parts below.
+# shows the same markup until its seat plays or draws, whatever the version (a cache a
+# few times the hands in use at once), and so do the table's parts below.
 HANDS_KEPT = 4096
 PARTS_KEPT = 8192
 
@@ -70,8 +70,8 @@ def table(context: dict) -> SafeString:
 
 
 # A move changes one or two players' boxes, adds one tile to the chain and one line to
-# the log: the rest is what the version before showed, kept rendered (250 games: about
-# 1,000 boxes in use; 28 tiles, each plain or just played; a few thousand lines).
+# the log: the rest is what the version before showed, kept rendered (a player's box and
+# a log line change with a move; a chain tile is one of 28, plain or just played).
 @lru_cache(maxsize=PARTS_KEPT)
 def _seat_box(parts, language: str, items: tuple) -> Markup:
     return parts.module.seat_box(dict(items))

@@ -28,7 +28,7 @@ class Board(NamedTuple):
     """What changes only between rounds: the score sheet and how the game stands.
 
     Kept apart from the round's fields so that copying a state on every action copies
-    one reference for all of these (the benchmark's hot path).
+    one reference for all of these (every action copies the state).
     """
 
     seats: int

@@ -49,8 +49,8 @@ def tile(first: int, second: int, vertical: bool = False, label: str = ""):
     return _tile(first, second, bool(vertical), str(label))
 
 
-# A room frame draws dozens of tiles and the server draws thousands of frames a second
-# under load: there are only 28 tiles, so each drawing is kept.
+# A room frame draws dozens of tiles and every move sends a frame to each seat: there
+# are only 28 tiles, so each drawing is kept.
 @lru_cache(maxsize=1024)
 def _tile(first: int, second: int, vertical: bool, label: str):
     if vertical:

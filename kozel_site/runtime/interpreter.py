@@ -1,5 +1,5 @@
 """How a server process's Python runs: the interpreter lock's switch interval and the
-cyclic garbage collector's pace (docs/performance.md, "What is kept", says what each buys).
+cyclic garbage collector's pace.
 
 - The event loop and channels' database thread share one interpreter lock.  The thread
   lets go of it inside every database call and must get it back from the busy loop: every

@@ -1,9 +1,9 @@
-"""What a daphne server process changes in Python and Twisted before it serves (each
-module says why; docs/performance.md says what each buys, measured).
+"""What a daphne server process changes in Python, Twisted and daphne before it serves
+(each module says why).
 
 ``KOZEL_SERVER_TUNING`` names the changes to make, comma-separated, out of ``PARTS``
-(all of them when it is unset); ``0`` or an empty value makes none.  Benchmarks use it
-to measure the site with and without each.
+(all of them when it is unset); ``0`` or an empty value makes none, so that the site
+can be run with and without each.
 """
 
 from __future__ import annotations

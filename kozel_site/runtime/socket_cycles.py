@@ -6,9 +6,9 @@ was upgraded and its HTTP channel (kept alive by its idle timer) refer to each o
 Reference counting cannot free a cycle; only a collection of the generation the objects
 have reached finds it.  A socket lives as long as its game, so by its close it is among
 the oldest objects, and a server whose collector is tuned for fewer passes
-(kozel_site/runtime/interpreter.py) reaches them rarely: every closed socket kept its
-protocol, request, buffers and transport, and a soak grew with the finished games
-(docs/performance.md, "Memory").  Each cycle is broken here instead.
+(kozel_site/runtime/interpreter.py) reaches them rarely: every closed socket would keep
+its protocol, request, buffers and transport, and a server's memory would grow with
+every finished game.  Each cycle is broken here instead.
 
 The patch wraps daphne's ``WebSocketProtocol.onConnect`` and ``WebRequest.process`` and
 reads Twisted's ``HTTPChannel.requests``: it is checked against the daphne it was
