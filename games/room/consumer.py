@@ -25,7 +25,7 @@ from django.utils.translation import trans_real
 from games.lobby import rematch
 from games.models import Match
 from games.play import notify, service
-from games.play.dbcall import database_call
+from games.play.dbcall import database_call, move_call
 from games.room import cache, chat, hub as hubs, rematch as rematch_html, socketcaps, watching
 from kozel_site.clientaddress import scope_address
 
@@ -111,8 +111,8 @@ class GameConsumer(ClosingOnce):
     async def dispatch(self, message):
         # Channels closes stale database connections before every message, as a call of
         # its own on the database thread; this room reaches the database only through
-        # database_call, which closes them around each of its calls, so that extra trip
-        # (one per message, queued behind the moves) is left out.
+        # database_call and move_call, which close them around each of their calls, so
+        # that extra trip (one per message) is left out.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -228,8 +228,8 @@ class GameConsumer(ClosingOnce):
         version = parse_version(data.get("version"))
         message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
         try:
-            notices = await database_call(self._act)(message, version,
-                                                     self.snapshots.known(self.match_id))
+            notices = await move_call(self._act, message, version,
+                                      self.snapshots.known(self.match_id))
         except service.PlayError as refusal:
             await self.send_notice(refusal.message, error=True)
             if refusal.code == "stale":
