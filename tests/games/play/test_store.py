@@ -97,3 +97,28 @@ def test_a_games_end_is_written_with_its_ratings_or_not_at_all(make_user):
     # open scores after round 1 (as the ratings compute them, checked in tests/ratings).
     assert sorted(RatingRecord.objects.values_list("points", flat=True)) == sorted(ending.points)
     assert min(ending.points) == 0 and max(ending.points) >= 1
+
+
+# -- as the game's socket and the clock commit: outside any transaction -------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_a_change_is_written_whole_or_not_at_all(make_user):
+    """The rooms and the clock commit with no transaction of their own open; on
+    PostgreSQL a change that only moves the match on is then one statement."""
+    match, _people = a_game(make_user, 2)
+    first, after = a_play(match)
+    late, _ = a_play(match)  # computed from the same version as the first
+    with CaptureQueriesContext(connection) as queries:
+        assert store.commit(first) == match.version + len(first.moves)
+    if connection.vendor == "postgresql":
+        assert len(queries) == 1 and queries[0]["sql"].startswith("WITH changed AS (UPDATE")
+    match.refresh_from_db()
+    assert match.version == first.version and match.state == after.to_json()
+    logged = list(Move.objects.filter(match=match, number__gt=first.match.version)
+                  .order_by("number").values_list("kind", "seat", "payload"))
+    assert logged == first.moves
+    moved_to = (match.version, match.state, Move.objects.filter(match=match).count())
+    with pytest.raises(store.Stale):
+        store.commit(late)
+    match.refresh_from_db()
+    assert (match.version, match.state, Move.objects.filter(match=match).count()) == moved_to
