@@ -14,7 +14,8 @@ always the log replayed up to that version (DESIGN.md, a change end to end).
 A move is written with two plain SQL statements (the update and the moves' insert),
 built once per set of columns from the models' own fields, which also convert each value
 for the database in use: building the query through the ORM on every move would cost
-more than the move's rules.
+more than the move's rules.  On PostgreSQL the two are one statement when nothing else
+is written with them (``_in_one_statement``).
 """
 
 from __future__ import annotations
