@@ -225,6 +225,15 @@ def trusted_proxies(env: Mapping[str, str]) -> int:
 _RATE = re.compile(r"[1-9][0-9]*/[1-9]?[0-9]*[smhd]")
 
 
+_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def rate_parts(rate: str) -> tuple[int, int]:
+    """A rate in that notation as (count, seconds): "3/15m" is (3, 900)."""
+    count, period = rate.split("/")
+    return int(count), int(period[:-1] or 1) * _SECONDS[period[-1]]
+
+
 def rate(env: Mapping[str, str], name: str, default: str) -> str:
     """A limit in django-ratelimit's notation: "5/h" is five an hour, "3/15m" three in a
     quarter of an hour (s, m, h, d)."""

@@ -98,6 +98,13 @@ def test_a_rate_is_a_count_per_period(raw, expected):
     assert env.rate({"SIGNUP_RATE": raw}, "SIGNUP_RATE", "5/h") == expected
 
 
+@pytest.mark.parametrize("rate, parts", [("300/m", (300, 60)), ("3/15m", (3, 900)),
+                                         ("5/h", (5, 3600)), ("60/d", (60, 86400)),
+                                         ("10/s", (10, 1)), ("2/10s", (2, 10))])
+def test_a_rate_counts_so_many_in_so_many_seconds(rate, parts):
+    assert env.rate_parts(rate) == parts
+
+
 @pytest.mark.parametrize("raw", ["5", "five/h", "5/hour", "0/h", "-1/h", "5/h; drop"])
 def test_a_garbled_rate_is_refused(raw):
     with pytest.raises(ImproperlyConfigured, match="SIGNUP_RATE"):
