@@ -33,8 +33,8 @@ def a_server(tmp_path, **settings):
 @pytest.fixture
 def attacked(tmp_path):
     """A daphne process with the site's own limits, but ACCOUNT_RATE a day: the rate's
-    window is fixed (games/room/socketcaps.py), and a minute's could end in the middle of the test
-    and let twice as many through."""
+    window is fixed (games/room/socketcaps.py), and a minute's could end in the middle of
+    the test and let twice as many through."""
     server = a_server(tmp_path, KOZEL_WS_ACCOUNT_RATE=f"{ACCOUNT_RATE}/d").start()
     yield server
     server.stop()
