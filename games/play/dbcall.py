@@ -10,10 +10,9 @@ a game is a compare-and-swap on its version (games/play/store.py).
 One exception, ``move_call``: on SQLite a player's move runs on the event loop itself.
 The trip to the database thread cost more than the move: the thread lets go of the
 interpreter lock inside every SQLite call and then waits for the busy loop to give it
-back, and the moves of every table queue behind each other there; on the loop the
-embedded server's peak is about a third higher (docs/performance.md).  The move's
-transaction is a few short statements on a database in this process; what the loop must
-never do is wait there.  So its connection
+back, and the moves of every table queue behind each other there.  On the loop, the
+move's transaction is a few short statements on a database in this process; what the
+loop must never do is wait there.  So its connection
 
 - never sleeps in SQLite's busy handler: when another connection (the clock's sweep, an
   HTTP request) holds the write lock, the move fails at once -- having written nothing,
