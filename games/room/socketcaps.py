@@ -50,6 +50,11 @@ def owner(scope) -> str:
     return f"address:{scope_address(scope)}"
 
 
+def _in_memory() -> bool:
+    """Whether the cache is the process's own memory (the embedded setup)."""
+    return isinstance(caches["default"], LocMemCache)
+
+
 def _off_the_loop(function):
     """``function`` as an awaitable.  Redis's calls block (a round trip): they run on a
     worker thread, not the loop, nor the one database thread the moves queue on.  The
@@ -58,7 +63,7 @@ def _off_the_loop(function):
     off = sync_to_async(function, thread_sensitive=False)
 
     async def call(*args):
-        if isinstance(caches["default"], LocMemCache):
+        if _in_memory():
             return function(*args)
         return await off(*args)
     return call
@@ -74,7 +79,7 @@ async def over_account_rate(who: str) -> bool:
     limit, period = rate_parts(settings.KOZEL_WS_ACCOUNT_RATE)
     key = f"ws-rate:{who}:{int(time.time() // period)}"
     try:
-        if isinstance(caches["default"], LocMemCache):
+        if _in_memory():
             cache.add(key, 0, period + 1)
             count = cache.incr(key)
         else:
