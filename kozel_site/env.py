@@ -182,13 +182,14 @@ def caches(env: Mapping[str, str]) -> dict:
 
     Kept there: the counts of sign-ups and password-reset mails (django-ratelimit), which
     must hold across processes, hence Redis when there are several. The log-in throttle
-    counts failures in the database, and sessions live in the database too.
+    counts failures in the database, and sessions live in the database too.  Django's
+    Redis cache, with one client per process (kozel_site/runtime/redis_cache.py).
     """
     url = env.get("REDIS_URL", "").strip()
     if url:
         return {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "kozel_site.runtime.redis_cache.SharedRedisCache",
                 "LOCATION": url,
                 "KEY_PREFIX": "kozel",
             }

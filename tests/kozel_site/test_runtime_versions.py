@@ -3,11 +3,12 @@
 import axes
 import channels
 import daphne
+import django
 import pytest
 import twisted
 
-from kozel_site.runtime import (axes_wording, memory_layer, require_version, socket_cycles,
-                                twisted_write)
+from kozel_site.runtime import (axes_wording, memory_layer, redis_cache, require_version,
+                                socket_cycles, twisted_write)
 
 
 def test_each_patch_was_written_for_the_installed_version():
@@ -15,6 +16,7 @@ def test_each_patch_was_written_for_the_installed_version():
     assert axes.__version__.startswith(axes_wording.WRITTEN_FOR)
     assert channels.__version__.startswith(memory_layer.WRITTEN_FOR)
     assert daphne.__version__.startswith(socket_cycles.WRITTEN_FOR)
+    assert django.__version__.startswith(redis_cache.WRITTEN_FOR)
 
 
 def test_another_version_is_refused_with_what_to_check():

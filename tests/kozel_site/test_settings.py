@@ -181,7 +181,7 @@ def test_redis_url_switches_channel_layer_and_cache_to_redis():
 
     assert env.caches({})["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     cache = env.caches({"REDIS_URL": REDIS_URL})["default"]
-    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["BACKEND"] == "kozel_site.runtime.redis_cache.SharedRedisCache"
     assert cache["LOCATION"] == REDIS_URL
 
 
