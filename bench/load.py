@@ -336,6 +336,7 @@ class Connection:
         self.wait_version = -1
         self.answer_followed = False  # the last answer announced what followed the action
         self.chat_waiting: dict[str, asyncio.Future] = {}  # a chat line's text -> its return
+        self.closed_here = False  # the bench closed it (a game's end), not the server
 
     async def open(self):
         from websockets.asyncio.client import connect
@@ -345,6 +346,7 @@ class Connection:
         self.reader = asyncio.ensure_future(self.read())
 
     async def close(self):
+        self.closed_here = True
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
@@ -563,7 +565,7 @@ class Table:
             if isinstance(outcome, float):
                 if stats.started <= loop.time():
                     stats.chat_rtts.append(outcome)
-            else:
+            elif not (outcome == "closed" and writer.closed_here):  # not the game's end
                 stats.chat_errors[outcome] += 1
 
     async def lost_or_late(self, mover: Connection, stats: Stats) -> None:
