@@ -210,7 +210,9 @@ class RoomHub:
                 continue
             now_behind = {}
             for match_id, version in versions.items():
-                room = self.rooms.get(match_id, ())
+                # A room still loading its first view (sent_version -1) will show the
+                # latest version anyway: it is not behind for want of a notice.
+                room = [c for c in self.rooms.get(match_id, ()) if c.sent_version >= 0]
                 if not any(c.sent_version < version for c in room):
                     continue
                 now_behind[match_id] = version

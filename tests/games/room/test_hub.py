@@ -6,6 +6,7 @@ seats on two server processes, are in tests/faults/test_scale_out.py.
 
 import asyncio
 import json
+import logging
 
 import pytest
 from channels.db import database_sync_to_async
@@ -13,6 +14,7 @@ from channels.layers import get_channel_layer
 
 from games.room import hub as roomhub
 from games.play import notify, service as services
+from games.room.consumer import GameConsumer
 
 from .test_consumer import make_users, start_table
 from ..wsclient import Seat
@@ -164,6 +166,22 @@ async def test_rooms_that_are_up_to_date_get_nothing_from_the_looks(settings):
     await move_once(seats)
     for seat in seats:
         assert await seat.ws.receive_nothing(timeout=0.4)
+    await close_all(seats)
+
+
+async def test_a_room_still_loading_its_first_view_is_not_taken_for_a_lost_notice(settings, caplog):
+    """A room joins the hub before it loads its first view (consumer.connect): the
+    looks in that time find it at no version, which no lost notice explains."""
+    settings.KOZEL_ROOM_CATCH_UP = 0.05
+    match_id, seats = await seated("f1", "f2")
+    loading = GameConsumer()
+    loading.sent_version = -1  # as connect sets it, before the first view is sent
+    hub = roomhub.hub()
+    with caplog.at_level(logging.WARNING, logger=roomhub.__name__):
+        await hub.join(loading, match_id)
+        await asyncio.sleep(0.3)  # several looks
+        await hub.leave(loading, match_id)
+    assert not [r for r in caplog.records if "no notice" in r.getMessage()]
     await close_all(seats)
 
 
