@@ -2,8 +2,13 @@
 
 A socket closed for a flood can still have frames queued for it (the hub's, the lobby's
 list); sent after the close they reach daphne's closed protocol, which raises and logs a
-traceback for each.  They are dropped here instead: nobody can receive them."""
+traceback for each.  They are dropped here instead: nobody can receive them.
 
+The client can close first, too (a tab closed, a page left): daphne tells the consumer
+only once the connection is gone, and a frame sent in between reaches the same closed
+protocol, which raises ``Disconnected``.  That socket is closing as well."""
+
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 
@@ -14,7 +19,10 @@ class ClosingOnce(AsyncWebsocketConsumer):
         if self.closing:
             return
         self.closing = bool(close)
-        await super().send(text_data, bytes_data, close)
+        try:
+            await super().send(text_data, bytes_data, close)
+        except Disconnected:
+            self.closing = True  # its disconnect is on the way
 
     async def close(self, code=None, reason=None):
         if self.closing:
