@@ -8,7 +8,7 @@ of different tables overlap.  Correctness does not depend on the thread: every c
 a game is a compare-and-swap on its version (games/play/store.py).
 
 One exception, ``move_call``: on SQLite a player's move runs on the event loop itself.
-The trip to the database thread cost more than the move: the thread lets go of the
+The trip to the database thread costs more than the move: the thread lets go of the
 interpreter lock inside every SQLite call and then waits for the busy loop to give it
 back, and the moves of every table queue behind each other there.  On the loop, the
 move's transaction is a few short statements on a database in this process; what the

@@ -6,10 +6,11 @@ traceback for each.  They are dropped here instead: nobody can receive them.
 
 The client can close first, too (a tab closed, a page left): daphne tells the consumer
 only once the connection is gone, and a frame sent in between reaches the same closed
-protocol, which raises ``Disconnected``.  That socket is closing as well."""
+protocol, which raises (kozel_site/runtime/daphne.py).  That socket is closing as well."""
 
-from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
+
+from kozel_site.runtime.daphne import SocketClosing
 
 
 class ClosingOnce(AsyncWebsocketConsumer):
@@ -21,7 +22,7 @@ class ClosingOnce(AsyncWebsocketConsumer):
         self.closing = bool(close)
         try:
             await super().send(text_data, bytes_data, close)
-        except Disconnected:
+        except SocketClosing:
             self.closing = True  # its disconnect is on the way
 
     async def close(self, code=None, reason=None):
