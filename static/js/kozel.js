@@ -60,13 +60,18 @@
     if (form) form.reset();
   });
 
-  // data-live: the room has its view from the socket (its first frame came), until the
-  // socket closes.
   document.addEventListener("htmx:wsAfterMessage", function () {
     var room = document.querySelector("[data-room]");
-    if (!room) return;
-    room.classList.remove("sent");
-    room.dataset.live = "true";
+    if (room) room.classList.remove("sent");
+  });
+
+  // data-live: the room shows its view from the socket (the table came in a frame), until
+  // the socket closes.  Not any frame: the count of watchers or a chat line can come
+  // before the first view, and the page's own view is still to be replaced then.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.target.id !== "table") return;
+    var room = document.querySelector("[data-room]");
+    if (room) room.dataset.live = "true";
   });
   document.addEventListener("htmx:wsClose", function () {
     var room = document.querySelector("[data-room]");

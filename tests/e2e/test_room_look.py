@@ -20,11 +20,9 @@ def test_the_draw_button_stands_out_and_remembered_points_can_be_read(
     users = [make_user("ira"), make_user("oleg")]
     match = running_match(make_match, users, state)
     person = people("turn", phone=phone)
-    person.log_in_as(users[state.turn], daphne_server)
+    person.enter_room(users[state.turn], daphne_server, match.pk)  # the socket's view, not the page's
     page = person.page
-    page.goto(f"/games/{match.pk}/")
     draw = page.locator('[data-action="draw"]')
-    draw.wait_for()
     page.screenshot(path=str(tmp_path / "room.png"), full_page=True)
 
     # A button: its own background, not the felt's, and text that can be read on it.
@@ -50,9 +48,8 @@ def test_a_bots_turn_says_thinking_instead_of_a_countdown(people, daphne_server,
     user = make_user("ira")
     match = running_match(make_match, [user, None], state)  # seat 1: a bot, on the move
     person = people("ira", phone=phone)
-    person.log_in_as(user, daphne_server)
+    person.enter_room(user, daphne_server, match.pk)
     page = person.page
-    page.goto(f"/games/{match.pk}/")
     thinking = page.locator(".room-bar [data-bot-thinking]")
     thinking.wait_for()
     page.screenshot(path=str(tmp_path / "bot-turn.png"))

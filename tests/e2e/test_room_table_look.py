@@ -100,10 +100,8 @@ def test_the_table_at_every_size_of_game_and_moment(people, daphne_server, make_
         for moment, state in moments.items():
             match = staged_match(make_match, players, state)
             seat = 1 if seats > 2 else 0  # not always seat 0 at the bottom
-            person.log_in_as(players[seat], daphne_server)
+            person.enter_room(players[seat], daphne_server, match.pk)  # measured once it is the socket's
             page = person.page
-            page.goto(f"/games/{match.pk}/")
-            page.locator("#table").wait_for()
             if moment == "mid-round":
                 page.locator("#table .chain.laid-out").wait_for()
             name = f"{seats}{'-pairs' if pairs else ''}-{moment}-{'phone' if phone else 'desktop'}"
