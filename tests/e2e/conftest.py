@@ -130,6 +130,11 @@ class Person:
         view from the game's socket (data-live)."""
         self.log_in_as(user, server)
         self.page.goto(f"/games/{match_id}/")
+        self.wait_until_live()
+
+    def wait_until_live(self) -> None:
+        """Until the room shows its view from the game's socket (data-live, set by
+        static/js/kozel.js), not the page's own view that the first frame replaces."""
         self.page.locator("[data-room][data-live]").wait_for()
 
     # -- playing in the game room: the one place the tests make the gestures of play ----
@@ -142,7 +147,7 @@ class Person:
         to play now."""
         how = how or ("tap" if self.touch else "click")
         page = self.page
-        page.locator("[data-room][data-live]").wait_for()  # the room's view is the socket's
+        self.wait_until_live()
         playable = "[data-tile][data-playable]" if tile is None \
             else f'[data-tile="{tile}"][data-playable]'
         button = page.locator(f"#room [data-hand] {playable}").first

@@ -178,14 +178,14 @@ def wait_for_room(page) -> None:
 
 def start_bot_table(person, players: int) -> int:
     """From the lobby, "Play with bots" for ``players`` seats; returns the game's id once
-    its room is shown."""
+    its room is shown from its socket."""
     page = person.page
     page.goto("/")
     form = page.locator('form[data-testid="play-bots"]')
     form.locator(f'input[name="players"][value="{players}"] + label').click()
     form.locator('button[type="submit"]').click()
     wait_for_room(page)
-    page.locator("[data-game]").wait_for()
+    person.wait_until_live()
     return int(ROOM_URL.match(page.url).group(1))
 
 
