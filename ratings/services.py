@@ -15,6 +15,8 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from accounts.models import Player
+from games.models import Match
+from games.play.events import GameEnded
 from ratings.models import Period, RatingRecord, RatingTotal
 
 
@@ -29,8 +31,6 @@ def period_starts(when: datetime | date) -> list[tuple[str, date]]:
 
 
 def _lock_match(match) -> None:
-    from games.models import Match
-
     # An annulment queues behind any other change of the same game (and it behind us).
     list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk", flat=True))
 
@@ -48,11 +48,18 @@ def _add_to_totals(player: Player, when, points: int, games: int, goats: int,
                                        active=player.active)
 
 
+def record_ended_game(event: GameEnded) -> None:
+    """A game ended (games.play.events): its rating records, unless it was aborted
+    (RULES.md 9: an aborted game counts for nobody) or is unrated."""
+    if not event.aborted:
+        record_game(event.match, event.points, event.goats, ended_at=event.at)
+
+
 def record_game(match, points: list[int], goats=(), ended_at: datetime | None = None) -> bool:
     """Give every person at a finished or interrupted rated game their points, once.
 
-    Called by games.play.finish in the transaction that ends the game, which succeeds
-    only once per game (a compare-and-swap on the match's version, games/play/store.py),
+    Called at the game's end (``record_ended_game``) in the transaction that ends it,
+    which succeeds only once per game (a compare-and-swap on the match's version, games/play/store.py),
     so nothing here locks the match.  Every player gets a record and a raised rating (by
     0 for a goat or whoever timed out or left), a game more, and a goat more if they were
     one; each player's row is updated before it is read back, and that update holds the

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games.lobby.service import current_match
+from games.lobby.tables import current_match
 from games.models import Match, MatchStatus, Seat
 
 # A lobby longer than this is not read by anyone; the count says how many more wait.

@@ -2,15 +2,15 @@
 
 When a game ends -- finished, interrupted, or aborted by a leave or a timeout; not when a
 moderator stops it -- its people are offered a new game with the same settings: ``offer``,
-in the transaction that ends the game (games/play/finish.py).  The offer is a Rematch and
-its table, a waiting Match without seats whose server seed is drawn now, so that its
-commitment (kozel-fair/1) is shown in the room before anyone gives a client seed.  The
-table stays private while it waits, so that no lobby lists it.
+in the transaction that ends the game (``offer_after``, subscribed to games.play.events).
+The offer is a Rematch and its table, a waiting Match without seats whose server seed is
+drawn now, so that its commitment (kozel-fair/1) is shown in the room before anyone gives
+a client seed.  The table stays private while it waits, so that no lobby lists it.
 
 Each person accepts with a client seed of their own (``accept``); bots accept at once.
 When the last person accepts, everyone sits down one seat on -- seat n at n + 1, modulo
 the seats, so that partners stay partners -- and the first deal is made the lobby's way
-(``service.start_table``: games.play.service.start, the one path).
+(``tables.start_table``: games.play.service.start, the one path).
 
 The offer is withdrawn when one of its people declines (``decline``), sits down at
 another table (``withdraw_for``, from the lobby), or has no socket open to the game's
@@ -36,11 +36,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from games.lobby.service import (check_free, current_match, seat_bot, seat_person,
-                                 seatless_table, start_table)
+from games.lobby.tables import (check_free, current_match, seat_bot, seat_person,
+                                seatless_table, start_table)
 from games.models import Match, MatchStatus, Rematch, RematchStatus, RematchWithdrawal, Seat
 from games.play import notify, seeds
-from games.play.service import PlayError
+from games.play.errors import PlayError
+from games.play.events import GameEnded
 from games.room import socketcaps
 
 # How long the sweep remembers when it first found a person away from the room (seconds).
@@ -87,6 +88,12 @@ def view_of(game_id: int) -> dict | None:
 
 
 # -- the offer ---------------------------------------------------------------------------
+
+def offer_after(event: GameEnded) -> None:
+    """A game ended (games.play.events, inside the transaction that ends it): one more
+    game is offered to its people."""
+    offer(event.match)
+
 
 def offer(game: Match) -> Rematch:
     """Offer one more game to the people of ``game``, inside the transaction that ends it."""

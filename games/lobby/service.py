@@ -14,31 +14,22 @@ import secrets
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import Player
 from games import rules
-from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, RUNNING,
-                          Match, MatchStatus, Seat, SeatAddress)
+from games.lobby import rematch
+from games.lobby.tables import (check_free, current_match, seat_bot, seat_person,  # noqa: F401
+                                seatless_table, start_table)
+from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
+                          MatchStatus, Seat)
 from games.play import notify, seeds
-from games.play.service import PlayError, start
+from games.play.errors import PlayError
 
 BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
 
 
-def current_match(user) -> Match | None:
-    """The waiting or running table this person sits at, if any (one at a time)."""
-    return (Match.objects.filter(seats__user=user, status__in=RUNNING)
-            .order_by("-created_at").first())
-
-
 def _lock_person(user) -> None:
     """Serialize one person's lobby actions, so two tabs cannot seat them twice."""
-    from accounts.models import Player
     Player.objects.select_for_update().filter(user=user).first()
-
-
-def check_free(user) -> None:
-    """PlayError unless ``user`` sits at no waiting or running table."""
-    if current_match(user) is not None:
-        raise PlayError(_("You already sit at a table: finish or leave it first."), "busy")
 
 
 def _check_options(players, fish, turn_seconds, pairs=False) -> None:
@@ -52,36 +43,11 @@ def _check_options(players, fish, turn_seconds, pairs=False) -> None:
         raise PlayError(_("Pairs (2 against 2) need a table of four."), "invalid")
 
 
-def seat_person(match: Match, number: int, user, address: str | None,
-                client_seed: str) -> Seat:
-    """``user`` in seat ``number`` with their client seed, and the client address they
-    took it from (if known), which only the moderation pages read."""
-    seat = Seat.objects.create(match=match, number=number, user=user, client_seed=client_seed)
-    if address:
-        SeatAddress.objects.create(seat=seat, address=address)
-    return seat
-
-
-def seat_bot(match: Match, number: int, name: str) -> Seat:
-    """A bot called ``name`` in seat ``number``; its client seed is its seat number
-    (RECORD.md, kozel-fair/1)."""
-    return Seat.objects.create(match=match, number=number, bot_name=name,
-                               client_seed=seeds.bot_client_seed(number))
-
-
 def _sitting_down(user) -> None:
     """``user``, locked, takes a seat somewhere: first checked to be free, and their
     offer of one more game after their last game (if still open) is withdrawn."""
-    from games.lobby import rematch  # it starts its tables with this module's help
-
     check_free(user)
     rematch.withdraw_for(user)
-
-
-def seatless_table(**fields) -> Match:
-    """A new table without seats; its server seed is drawn now, so that its commitment
-    is public from the first moment."""
-    return Match.objects.create(**seeds.seed_fields(), **fields)
 
 
 def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
@@ -172,9 +138,3 @@ def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30
     return match
 
 
-def start_table(match: Match) -> None:
-    """The table is full: the first deal, and its people's lobby pages to the room."""
-    start(match)
-    match.refresh_from_db()
-    notify.go_to_match(match.seats.exclude(user=None).values_list("user_id", flat=True),
-                       match.pk)

@@ -26,7 +26,7 @@ from games.lobby import listing as lobby_list
 from games.lobby import remembered, service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
-from games.play.service import PlayError
+from games.play.errors import PlayError
 from games.room import visits
 from kozel_site.clientaddress import client_address
 

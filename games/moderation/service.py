@@ -21,6 +21,7 @@ from accounts.models import ModeratorAction, Player, User
 from accounts.moderators import is_moderator
 from games.lobby import service as lobby
 from games.play import notify, service as services
+from games.play.errors import PlayError
 from games.models import RUNNING, ChatMessage, ChatSilence, Match, MatchStatus
 from ratings import services as ratings
 
@@ -70,7 +71,7 @@ def abort_game(match_id: int, moderator, reason: str) -> Match:
     reason = _check(moderator, reason)
     try:
         version = services.abort(match_id)
-    except services.PlayError as refusal:
+    except PlayError as refusal:
         raise ModerationError(refusal.message) from None
     if version is None:
         raise ModerationError(_("Only a waiting or running game can be aborted."))
@@ -130,7 +131,7 @@ def deactivate_player(person: User, moderator, reason: str) -> None:
                 services.leave_game(match.pk, person)
             else:
                 lobby.leave_request(person, match.pk)
-        except services.PlayError:
+        except PlayError:
             pass  # it ended meanwhile: nothing left to leave
     User.objects.filter(pk=person.pk).update(is_active=False)
     person.is_active = False

@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Callable
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.lobby import rematch
 from games.models import ClockBeat
 from games.play import notify, service
 from games.play.dbcall import database_call
+from kozel_site.runtime.daphne import when_serving
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,22 @@ def beat(now=None) -> bool:
     return outage
 
 
+Sweep = Callable[[datetime], object]
+_sweeps: list[Sweep] = []
+
+
+def every_sweep(sweep: Sweep) -> Sweep:
+    """Run ``sweep(now)`` in every sweep of the clock, after the deadlines: how the contexts
+    above games.play keep their own time (the offers of one more game, an arena's
+    seating) with nobody connected and across restarts."""
+    if sweep not in _sweeps:
+        _sweeps.append(sweep)
+    return sweep
+
+
 def sweep_once(now=None) -> int:
-    """Beat, then handle every match due ``now`` (returns how many were acted on), and the
-    offers of one more game whose time is up (games.lobby.rematch)."""
+    """Beat, then handle every match due ``now`` (returns how many were acted on), then run
+    the sweeps registered with ``every_sweep``."""
     now = now or timezone.now()
     beat(now)
     acted = 0
@@ -68,10 +82,11 @@ def sweep_once(now=None) -> int:
             acted += service.run_due(match_id, now)
         except Exception:  # one broken match must not stop the clock for all the others
             log.exception("clock: match %s failed", match_id)
-    try:
-        rematch.sweep(now)  # offers of one more game: unanswered in time, or left
-    except Exception:
-        log.exception("clock: the offers of one more game failed")
+    for sweep in list(_sweeps):
+        try:
+            sweep(now)
+        except Exception:  # nor one context's sweep every other one
+            log.exception("clock: %s.%s failed", sweep.__module__, sweep.__qualname__)
     return acted
 
 
@@ -105,6 +120,4 @@ def start_in_server() -> None:
     Started with the server, not with the first visitor, so that after a restart every
     game's deadlines are enforced even with nobody connected.
     """
-    from kozel_site.runtime.daphne import when_serving
-
     when_serving(run)

@@ -1,29 +1,19 @@
-"""The end of a game: its status and result, the rating points of a rated game (RULES.md
-8 and 9) and the offer of one more game (games.lobby.rematch), written with the change
-that ends it (games.play.store)."""
+"""The end of a game: its status and result and the rating points it brings (RULES.md 8,
+9 and 11), written with the change that ends it (games.play.store), which then tells the
+subscribers of the end (games.play.events: ratings, one more game, arenas)."""
 
 from __future__ import annotations
-
-from datetime import datetime
-from typing import NamedTuple
 
 from django.utils import timezone
 
 from games import rules
-from games.models import Match, MatchStatus
-from games.play import notify
+from games.models import MatchStatus
+from games.play.events import GameEnded
 from ratings.formulas import finished_game_points, interrupted_game_points
 
 
-class Ending(NamedTuple):
-    points: list[int]      # rating points per seat
-    goats: tuple[int, ...]
-    at: datetime | None = None  # when the game ended (the rating records' time)
-    aborted: bool = False  # interrupted in the first round: no rating records (RULES.md 9)
-
-
-def ending_of(state: rules.GameState) -> tuple[dict, Ending]:
-    """The match columns of a game whose rules state is over, and its ending."""
+def ending_of(match, state: rules.GameState) -> tuple[dict, GameEnded]:
+    """The match columns of a game whose rules state is over, and the event of its end."""
     if state.phase == rules.FINISHED:
         status, points = MatchStatus.FINISHED, finished_game_points(state.scores, state.goats)
     elif state.aborted:
@@ -41,17 +31,5 @@ def ending_of(state: rules.GameState) -> tuple[dict, Ending]:
                    "reason": state.interrupt_reason, "scores": list(state.scores),
                    "rating_points": points},
     }
-    return fields, Ending(points, tuple(state.goats), now, aborted=state.aborted)
-
-
-def record(match: Match, ending: Ending) -> None:
-    """Inside the change's transaction: the rating records of a rated game (an unrated
-    or aborted one has none), one more game offered to its people, and the lobby told
-    after commit (the table is free again)."""
-    from games.lobby import rematch
-    from ratings.services import record_game
-
-    if not ending.aborted:
-        record_game(match, ending.points, ending.goats, ended_at=ending.at)
-    rematch.offer(match)
-    notify.lobby_changed()
+    return fields, GameEnded(match, state, points, tuple(state.goats), now,
+                             aborted=state.aborted)

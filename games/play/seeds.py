@@ -12,7 +12,7 @@ import secrets
 from django.utils.translation import gettext as _
 
 from games.rules import fair
-from games.play.service import PlayError
+from games.play.errors import PlayError
 
 # What the browser makes (static/js/fair.js) and the server makes in its place: 16 bytes, hex.
 CLIENT_SEED_BYTES = 16

@@ -20,20 +20,12 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.models import RUNNING, Match, MatchStatus, MoveKind
 from games.play import bots, finish, store
+from games.play.errors import PlayError
 from games.rules import fair
 
 # How often the clock, a leaver or a moderator decides afresh when the game moved on
 # while they decided: each try reads the match anew, so one is almost always enough.
 TRIES = 5
-
-
-class PlayError(Exception):
-    """A refusal, with a message for the player who caused it.  Nothing was changed."""
-
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def _stale() -> tuple[str, str]:
@@ -158,7 +150,7 @@ def _after(match: Match, state: rules.GameState, events: list[dict], moves: list
     the turn clock runs over the whole turn, draws included)."""
     change = store.Change(match, state, moves, events, fields)
     if state.over:
-        ended, change.ending = finish.ending_of(state)
+        ended, change.ending = finish.ending_of(match, state)
         change.fields.update(ended)
     elif not (drew is not None and state.phase == rules.PLAYING and state.turn == drew):
         change.fields["deadline"] = timezone.now() + _time_for(match, state)

@@ -4,9 +4,9 @@ A change of a game is computed from the match as it stood at some version
 (games.play.service).  ``commit`` writes it in one transaction that succeeds only if the
 match is still at that version -- a compare-and-swap on ``Match.version`` -- so a late
 move and a timeout can never both win, and nothing holds a row lock while Python thinks:
-the transaction is the writes alone.  The game's end and its ratings are in the same
-transaction (games.play.finish).  The match's group hears of the new version only after
-commit (games.play.notify).
+the transaction is the writes alone.  The game's end is told to its subscribers
+(games.play.events: ratings, one more game) inside the same transaction.  The match's
+group hears of the new version only after commit (games.play.notify).
 
 ``Match.version`` is the number of moves in the log, so the state on the match row is
 always the log replayed up to that version (DESIGN.md, a change end to end).
@@ -30,7 +30,8 @@ from django.utils import timezone
 
 from games import rules
 from games.models import Match, Move, RoundScore
-from games.play import finish, notify
+from games.play import notify
+from games.play.events import GameEnded, game_ended
 
 
 class Committed(NamedTuple):
@@ -54,7 +55,7 @@ class Change:
     moves: list[tuple[str, int | None, dict]]  # (kind, seat, payload), appended in order
     events: list[dict] = field(default_factory=list)  # what the rules say happened
     fields: dict = field(default_factory=dict)  # other columns: deadline, status, result...
-    ending: finish.Ending | None = None  # the game's end, with its rating points
+    ending: GameEnded | None = None  # the game's end, told to its subscribers
 
     @property
     def version(self) -> int:
@@ -94,7 +95,8 @@ def commit(change: Change) -> int:
         if scores:  # a round ended
             RoundScore.objects.bulk_create(scores)
         if change.ending is not None:
-            finish.record(match, change.ending)
+            game_ended(change.ending)
+            notify.lobby_changed()  # the table is free again
         notify.match_changed(match.pk, change.version, change.events, committed)
     return change.version
 

@@ -26,6 +26,7 @@ from games.lobby import rematch
 from games.models import Match
 from games.play import notify, service
 from games.play.dbcall import database_call, move_call
+from games.play.errors import PlayError
 from games.room import cache, chat, hub as hubs, rematch as rematch_html, socketcaps, watching
 from kozel_site.clientaddress import scope_address
 
@@ -230,7 +231,7 @@ class GameConsumer(ClosingOnce):
         try:
             notices = await move_call(self._act, message, version,
                                       self.snapshots.known(self.match_id))
-        except service.PlayError as refusal:
+        except PlayError as refusal:
             await self.send_notice(refusal.message, error=True)
             if refusal.code == "stale":
                 await self.send_room()
@@ -263,7 +264,7 @@ class GameConsumer(ClosingOnce):
     async def handle_rematch(self, data):
         try:
             notices = await database_call(self._answer_rematch)(data)
-        except service.PlayError as refusal:
+        except PlayError as refusal:
             await self.send_notice(refusal.message, error=True)
             return
         except DatabaseError as error:

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from games.room import cache as snapshots, chat, visits
 from games.play import service as services
+from games.play.errors import PlayError
 from games.models import CHAT_TEXT_MAX, Match
 
 
@@ -51,6 +52,6 @@ def room(request, match_id):
 def room_leave(request, match_id):
     try:
         services.leave_game(match_id, request.user)
-    except services.PlayError as refusal:
+    except PlayError as refusal:
         messages.error(request, refusal.message)
     return redirect("games:room", match_id)

@@ -89,7 +89,7 @@ def staged_match(make_match, people: list, state, version: int = 5, **fields):
 
     if not state.over:
         return running_match(make_match, people, state, version)
-    ended, _ending = ending_of(state)
+    ended, _ending = ending_of(None, state)
     return make_match(people, seats_count=len(people), state=state.to_json(), version=version,
                       started_at=timezone.now(), pairs=state.pairs, rated=True,
                       **dict(ended, **fields))

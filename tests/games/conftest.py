@@ -8,7 +8,7 @@ from django.db import close_old_connections
 from games import rules
 from games.models import MatchStatus, Move
 from games.lobby import service as requests
-from games.play.service import PlayError
+from games.play.errors import PlayError
 from games.records import log as records
 from tests.waiting import wait_for, wait_until  # noqa: F401  (the games tests wait with these)
 

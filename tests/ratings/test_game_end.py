@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from games.play import service as services
+from games.play.errors import PlayError
 from games.models import Match, MatchStatus, RoundScore
 from ratings.models import RatingRecord, RatingTotal
 from ratings.services import period_starts, rebuild_totals, record_game
@@ -103,7 +104,7 @@ def test_an_end_processed_twice_is_credited_once(people):
     assert Player.objects.get(user=people["Masha"]).games_played == 1
     assert RatingRecord.objects.filter(match=match).count() == 3
     # A second end through the services is refused before it reaches the ratings.
-    with pytest.raises(services.PlayError):
+    with pytest.raises(PlayError):
         services.leave_game(match.pk, people["Alex"])
     assert not services.run_due(match.pk, now=timezone.now() + timedelta(days=1))
     assert ratings(*users) == [8, 0, 10]
@@ -166,7 +167,7 @@ def test_a_timeout_and_a_leave_at_once_end_the_game_once(make_user):
         try:
             services.leave_game(match.pk, people["Alex"])
             outcomes.append(("leave", True))
-        except services.PlayError:
+        except PlayError:
             outcomes.append(("leave", False))
         finally:
             connections.close_all()

@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 
 from games.lobby import service as requests
 from games.models import Match, MatchStatus
-from games.play.service import PlayError
+from games.play.errors import PlayError
 
 from .test_lobby import BOTS, CREATE, LOBBY, form_data, page_of, request_rows
 

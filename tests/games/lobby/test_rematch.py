@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.lobby import rematch, service as requests
 from games.models import RUNNING, Match, MatchStatus, Rematch, RematchStatus, Seat
 from games.play import clock, service as services
-from games.play.service import PlayError
+from games.play.errors import PlayError
 from games.room import socketcaps
 
 from ..conftest import at_once

@@ -14,6 +14,7 @@ from accounts.models import ModeratorAction, Player, User
 from accounts.moderators import GROUP_NAME
 from games.moderation import service as moderation
 from games.play import notify, service as services
+from games.play.errors import PlayError
 from games.lobby import service as requests
 from games.models import MatchStatus, Move
 from ratings.models import RatingRecord, RatingTotal
@@ -132,7 +133,7 @@ def test_aborting_a_running_game_stops_it_without_ratings_and_tells_the_room(
         moderator, "abort", match, "cheating suspected")
     # The clock no longer touches it, and nobody can move in it.
     assert match.pk not in services.due_match_ids()
-    with pytest.raises(services.PlayError):
+    with pytest.raises(PlayError):
         services.leave_game(match.pk, people[0])
     # Its pages exist now that it is over.
     assert mod_client.get(f"/games/{match.pk}/record/").status_code == 200

@@ -15,7 +15,7 @@ from games import rules
 from games.lobby import service as requests
 from games.models import Match, MatchStatus, Move
 from games.play import service as services
-from games.play.service import PlayError
+from games.play.errors import PlayError
 from games.rules import fair
 
 from .test_service import play_out

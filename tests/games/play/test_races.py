@@ -16,7 +16,7 @@ from games.play import service as services
 from games.lobby import service as requests
 from games.room import cache as snapshots
 from games.models import Match, MatchStatus, Move
-from games.play.service import PlayError
+from games.play.errors import PlayError
 
 from ..conftest import at_once, human_move, state_of, the_winner
 

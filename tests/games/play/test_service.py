@@ -10,7 +10,7 @@ from games import rules
 from games.play import service as services
 from games.lobby import service as requests
 from games.models import MatchStatus, Move, RoundScore
-from games.play.service import PlayError
+from games.play.errors import PlayError
 from ratings.models import RatingRecord
 
 from ..conftest import human_move, state_of

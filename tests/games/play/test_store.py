@@ -1,6 +1,8 @@
 """games/play/store.py: a change of a game is written whole, and only on the version it
 was computed from (a compare-and-swap on Match.version)."""
 
+import dataclasses
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -79,12 +81,12 @@ def test_a_games_end_is_written_with_its_ratings_or_not_at_all(make_user):
     match, people = a_game(make_user, 2)
     state = play_first_round(match, people)  # a game aborted in round 1 would have no ratings
     over, events = rules.interrupt(state, 0, rules.TIMEOUT)
-    fields, ending = finish.ending_of(over)
     current = Match.objects.get(pk=match.pk)
+    fields, ending = finish.ending_of(current, over)
     # Rating points for one seat of two: the ratings refuse them, and the whole change
     # with them -- the game is not half ended.
     broken = store.Change(current, over, [("timeout", 0, {"seat": 0, "reason": "timeout"})],
-                          events, dict(fields), finish.Ending(ending.points[:1], ()))
+                          events, dict(fields), dataclasses.replace(ending, points=ending.points[:1]))
     with pytest.raises(ValueError):
         store.commit(broken)
     match.refresh_from_db()

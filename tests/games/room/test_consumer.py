@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import rules
 from games.play import clock, service as services
+from games.play.errors import PlayError
 from games.lobby import service as requests
 from games.models import ClockBeat, Match, MatchStatus
 from games.records.log import replay_states, state_after
@@ -245,7 +246,7 @@ def test_two_actions_at_once_on_one_match_exactly_one_applies(make_user):
         barrier.wait()
         try:
             results.append(services.act(match.pk, user, message, version))
-        except services.PlayError as refusal:
+        except PlayError as refusal:
             results.append(refusal.code)
         finally:
             close_old_connections()
