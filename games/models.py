@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from games import rules
 from kozel_site.appendonly import AppendOnlyModel
 
 MIN_SEATS, MAX_SEATS = 2, 4
@@ -28,6 +29,12 @@ class Fish(models.TextChoices):
 
     ALL = "all", _("fish for all")
     ONE = "one", _("fish for one")
+
+
+class Game(models.TextChoices):
+    """Which game a table plays (games/rules/variant.py)."""
+
+    KOZEL = "kozel", _("Kozel")
 
 
 class MatchStatus(models.TextChoices):
@@ -53,6 +60,9 @@ def match_number(text: str) -> int | None:
 
 
 class Match(models.Model):
+    # The game and its options make the table's variant (``variant``), what the rules,
+    # the room and the ratings ask about the kind of game.
+    game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.KOZEL)
     seats_count = models.PositiveSmallIntegerField(_("number of seats"), default=MAX_SEATS)
     fish = models.CharField(_("fish"), max_length=3, choices=Fish.choices, default=Fish.ALL)
     # Two pairs, seats 0 and 2 against 1 and 3 (RULES.md 11); only a table of four.
@@ -109,6 +119,7 @@ class Match(models.Model):
             models.CheckConstraint(condition=Q(pairs=False) | Q(seats_count=MAX_SEATS),
                                    name="match_pairs_need_4_seats"),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
+            models.CheckConstraint(condition=Q(game__in=Game.values), name="match_game_valid"),
         ]
         indexes = [
             # The clock's sweep: running matches whose deadline has passed.  The status
@@ -135,6 +146,12 @@ class Match(models.Model):
         from accounts.moderators import is_moderator
 
         return self.private and seat is None and not is_moderator(user)
+
+    @property
+    def variant(self) -> rules.Variant:
+        """What kind of game this table plays (games/rules/variant.py)."""
+        return rules.Variant(self.seats_count, self.fish if self.game == Game.KOZEL else None,
+                             self.pairs, self.game)
 
     @property
     def is_over(self) -> bool:

@@ -190,7 +190,7 @@ def _deal(match: Match, state: rules.GameState, deal: rules.Deal | None = None,
 
 def start(match: Match) -> int:
     """Deal the first round of a full table (inside the lobby's transaction)."""
-    state = rules.new_game(match.seats_count, match.fish, match.pairs)
+    state = rules.new_game(match.variant)
     return store.commit(_deal(match, state, status=MatchStatus.PLAYING,
                               started_at=timezone.now()))
 
@@ -200,7 +200,7 @@ def deal_round(match_id: int, deal: rules.Deal) -> int:
     ends the pause: how a game record is played through the site (tests, imports)."""
     def decide():
         match, state = _read(match_id)
-        return _deal(match, state or rules.new_game(match.seats_count, match.fish, match.pairs), deal)
+        return _deal(match, state or rules.new_game(match.variant), deal)
     return _until_committed(decide)
 
 

@@ -20,7 +20,7 @@ def replay_log(match: Match, version: int | None = None):
     moves = match.moves.order_by("number")
     if version is not None:
         moves = moves.filter(number__lte=version)
-    state = rules.new_game(match.seats_count, match.fish, match.pairs)
+    state = rules.new_game(match.variant)
     for move in moves:
         before, events = state, []
         if move.kind == MoveKind.DEAL:
@@ -41,7 +41,7 @@ def replay_states(match: Match, version: int | None = None):
 
 def state_after(match: Match, version: int | None = None) -> rules.GameState:
     """The state after the first ``version`` moves of the log (all of them by default)."""
-    state = rules.new_game(match.seats_count, match.fish, match.pairs)
+    state = rules.new_game(match.variant)
     for _version, state in replay_states(match, version):
         pass
     return state

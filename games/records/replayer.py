@@ -65,7 +65,7 @@ def step(match: Match, number: int, names: dict) -> Step:
     """The state after ``number`` moves of the log (clamped to 0..all), described."""
     total = match.moves.count()
     number = max(0, min(number, total))
-    state = rules.new_game(match.seats_count, match.fish, match.pairs)
+    state = rules.new_game(match.variant)
     result = Step(number, total, state)
     for move, before, state, events in replay_log(match, number):
         if move.number == number:

@@ -2,7 +2,7 @@
 
 Nothing here imports Django or the database (a test enforces it).  The public API::
 
-    state = new_game(4, fish="one")
+    state = new_game(4, fish="one")            # or new_game(Variant(4, "one", pairs=True))
     state, events = start_round(state, rng=secrets.SystemRandom())
     for action in legal_actions(state): ...
     state, events = apply(state, action)       # IllegalAction if the rules forbid it
@@ -25,13 +25,15 @@ from .scoring import explain_round
 from .state import DEAL, FINISHED, FISH_ALL, FISH_ONE, INTERRUPTED, GameState
 from .state import PLAY as PLAYING  # the phase; PLAY is the action kind
 from .tiles import TILES, Tile, tile
+from .variant import KOZEL, Variant
 from .views import seat_view, spectator_view, view_for
 
 __all__ = [
     "Action", "DEAL", "PLAYING", "DRAW", "Deal", "FINISHED", "FISH_ALL", "FISH_ONE", "GameState",
     "HeuristicPlayer", "INTERRUPTED", "IllegalAction", "InvalidDeal", "InvalidRecord",
-    "InvalidState", "KNOCK", "LEFT", "LEFT_GAME", "MalformedAction", "PLAY", "RIGHT",
+    "InvalidState", "KNOCK", "KOZEL", "LEFT", "LEFT_GAME", "MalformedAction", "PLAY", "RIGHT",
     "RandomPlayer", "Record", "RecordRound", "RulesError", "TILES", "TIMEOUT", "Tile",
+    "Variant",
     "action_from_json", "apply", "apply_turn", "deal_from_json", "draw", "explain_round", "first_lead", "interrupt", "knock",
     "legal_actions", "loads_record", "needs_redeal", "new_game", "play", "random_deal",
     "read_record", "replay", "replay_text", "seat_view", "spectator_view", "start_round",

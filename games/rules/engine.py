@@ -17,15 +17,18 @@ from .state import DEAL, FINISHED, INTERRUPTED, GameState
 from .state import PLAY as PHASE_PLAY
 from .tiles import (FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK,
                     mask_of, names_of, tiles_of)
+from .variant import Variant
 
 __all__ = ["new_game", "start_round", "legal_actions", "apply", "interrupt", "first_lead"]
 
 TIMEOUT, LEFT_GAME = "timeout", "left"
 
 
-def new_game(seats: int, fish: str = "all", pairs: bool = False) -> GameState:
-    """A game waiting for its first deal; ``pairs`` for two pairs of four (RULES.md 11)."""
-    return GameState(seats, fish, pairs)
+def new_game(seats: int | Variant, fish: str = "all", pairs: bool = False) -> GameState:
+    """A game waiting for its first deal: of a ``Variant``, or of Kozel at ``seats`` with
+    its fish rule, ``pairs`` for two pairs of four (RULES.md 11)."""
+    variant = seats if type(seats) is Variant else Variant(seats, fish, pairs)
+    return GameState(variant)
 
 
 _LEAD_ORDER = FIRST_LEAD_DOUBLES + NON_DOUBLE_LEAD_ORDER
@@ -230,13 +233,14 @@ def _knock(state: GameState, action: Action):
 def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
     board = new.board
     points = tuple(scoring.round_points(h) for h in new.hands)
-    if board.pairs:
+    variant = board.variant
+    if variant.pairs:
         tallies, pair_summary = _score_pairs(board, result, seat, points)
         credited = tuple(pair_summary["pair_credited"][s % 2] for s in range(board.seats))
         bank = pair_summary["bank"]
     else:
         tallies = tuple(map(scoring.Tally, board.scores, board.remembered, board.opened))
-        scored = scoring.score_round(result, seat, points, tallies, board.fish, board.bank)
+        scored = scoring.score_round(result, seat, points, tallies, variant.fish, board.bank)
         tallies, credited, bank, pair_summary = scored.tallies, scored.credited, scored.bank, {}
     scores = tuple(t.score for t in tallies)
     summary = {
@@ -274,7 +278,7 @@ def _score_pairs(board, result: str, seat: int, points: tuple[int, ...]):
     pair_tallies = tuple(scoring.Tally(board.scores[p], board.remembered[p], board.opened[p])
                          for p in (0, 1))
     by_pair, scored = scoring.score_pairs_round(result, seat, points, pair_tallies,
-                                                board.fish, board.bank)
+                                                board.variant.fish, board.bank)
     tallies = tuple(scored.tallies[s % 2] for s in range(board.seats))
     return tallies, {
         "pairs": True, "pair_points": list(by_pair), "pair_credited": list(scored.credited),

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from .actions import action_from_json
 from .errors import InvalidState, MalformedAction
 from .tiles import ALL_MASK, TILES, mask_of, tile, tiles_of
+from .variant import FISH_ALL, FISH_ONE, Variant  # noqa: F401 (FISH_*: the package's names)
 
 # Phases of a game.
 DEAL = "deal"                # waiting for a round to be dealt (the game's start, between rounds)
@@ -20,8 +21,6 @@ PLAY = "play"                # a round is being played
 FINISHED = "finished"        # someone reached 101 (RULES.md 8)
 INTERRUPTED = "interrupted"  # a timeout or a player leaving (RULES.md 9)
 PHASES = (DEAL, PLAY, FINISHED, INTERRUPTED)
-
-FISH_ALL, FISH_ONE = "all", "one"
 
 
 class Board(NamedTuple):
@@ -31,9 +30,8 @@ class Board(NamedTuple):
     one reference for all of these (every action copies the state).
     """
 
-    seats: int
-    fish: str
-    pairs: bool = False               # two pairs, seats 0&2 and 1&3 (RULES.md 11)
+    variant: Variant                  # what kind of game (games/rules/variant.py)
+    seats: int                        # the variant's, read on every action
     round: int = 0                    # rounds dealt so far
     leader: int = -1                  # who leads the next round (out or fisherman)
     # Per seat.  In a pair game the pair is the scoring unit (RULES.md 11): both partners
@@ -53,16 +51,11 @@ class GameState:
     __slots__ = ("board", "phase", "hands", "bazaar", "chain", "left", "right", "table",
                  "turn", "lead", "knocks", "last_player", "log", "_legal")
 
-    def __init__(self, seats: int, fish: str, pairs: bool = False) -> None:
-        if type(seats) is not int or not 2 <= seats <= 4:
-            raise InvalidState("a game has 2, 3 or 4 players")
-        if fish not in (FISH_ALL, FISH_ONE):
-            raise InvalidState('the fish rule is "all" or "one"')
-        if type(pairs) is not bool:
-            raise InvalidState('"pairs" must be true or false')
-        if pairs and seats != 4:
-            raise InvalidState("a pair game needs 4 players (RULES.md 11)")
-        self.board = Board(seats, fish, pairs, scores=(0,) * seats, remembered=(0,) * seats,
+    def __init__(self, variant: Variant) -> None:
+        if type(variant) is not Variant:
+            raise InvalidState("a game state needs its variant")
+        seats = variant.seats
+        self.board = Board(variant, seats, scores=(0,) * seats, remembered=(0,) * seats,
                            opened=(False,) * seats)
         self.phase = DEAL
         self.hands = (0,) * seats    # bitmask per seat
@@ -102,9 +95,10 @@ class GameState:
         return new
 
     # The board's fields, read through the state.
+    variant = property(lambda self: self.board.variant)
     seats = property(lambda self: self.board.seats)
-    fish = property(lambda self: self.board.fish)
-    pairs = property(lambda self: self.board.pairs)
+    fish = property(lambda self: self.board.variant.fish)
+    pairs = property(lambda self: self.board.variant.pairs)
     round = property(lambda self: self.board.round)
     leader = property(lambda self: self.board.leader)
     scores = property(lambda self: self.board.scores)
@@ -150,7 +144,7 @@ class GameState:
 
     def to_json(self) -> dict:
         return {
-            "seats": self.seats, "fish": self.fish, "pairs": self.pairs, "phase": self.phase,
+            **self.variant.to_json(), "phase": self.phase,
             "round": self.round,
             "hands": [[t.name for t in tiles_of(h)] for h in self.hands],
             "bazaar": [TILES[i].name for i in self.bazaar],
@@ -195,8 +189,7 @@ def _int(value, low, high, what):
 def _state_from_json(cls, data) -> GameState:
     if not isinstance(data, dict):
         raise InvalidState("a game state must be a JSON object")
-    # A state saved before pair games existed has no "pairs": it is a game alone.
-    state = cls(data["seats"], data["fish"], data.get("pairs", False))
+    state = cls(Variant.from_json(data))
     n = state.seats
     if data["phase"] not in PHASES:
         raise InvalidState("unknown phase")

@@ -21,6 +21,7 @@ def view_for(state: GameState, seat: int | None) -> dict:
     own = seat_view(state, seat) if seat is not None else {"hand": None, "legal": []}
     return {
         "seat": seat,
+        "variant": state.variant.name,
         "seats": state.seats,
         "fish": state.fish,
         "pairs": state.pairs,  # partners are seats 0 and 2, 1 and 3 (RULES.md 11)
