@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from jinja2 import Environment, Undefined
 
 from games.templatetags.dominoes import fish_icon, tile, tile_back
+from games.variants import terms_text
 
 
 def environment(**options) -> Environment:
@@ -25,7 +26,8 @@ def environment(**options) -> Environment:
     # with DEBUG on as well: the backend would print its name there, in the page.
     options["undefined"] = Undefined
     env = Environment(**options)
-    env.globals.update(_=gettext, url=_url, tile=tile, tile_back=tile_back, fish_icon=fish_icon)
+    env.globals.update(_=gettext, url=_url, tile=tile, tile_back=tile_back, fish_icon=fish_icon,
+                       variant_terms=terms_text)
     return env
 
 

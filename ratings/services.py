@@ -75,7 +75,7 @@ def record_game(match, points: list[int], goats=(), ended_at: datetime | None = 
         if len(points) != match.seats_count or len(seats) != match.seats_count:
             raise ValueError(f"match {match.pk}: {len(points)} points for {len(seats)} people")
         ended = ended_at or match.ended_at or timezone.now()
-        pairs = int(match.pairs)
+        pairs = int(match.variant.pairs)
         for seat in seats:
             gained, goat = points[seat.number], seat.number in goats
             Player.objects.filter(user_id=seat.user_id).update(
@@ -109,7 +109,7 @@ def annul_game(match, when: datetime | None = None) -> list[RatingRecord]:
         players = {p.pk: p for p in Player.objects.select_for_update()
                    .filter(pk__in=[r.player_id for r in originals]).order_by("user_id")}
         made = []
-        pairs = int(match.pairs)
+        pairs = int(match.variant.pairs)
         for original in originals:
             player = players[original.player_id]
             Player.objects.filter(pk=player.pk).update(

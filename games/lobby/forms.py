@@ -10,6 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Fish
+from games import rules
 from games.play import seeds
 from games.rules import fair
 
@@ -44,11 +45,17 @@ def _pairs_field():
         help_text=_("Four players only: partners sit opposite each other and score as one."))
 
 
-class _PairsOnlyForFour:
+class _OneVariant:
+    """The choices must make a variant the rules know (games/rules/variant.py): with
+    Kozel's fields valid, only pairs at a table other than four can fail."""
+
     def clean(self):
         data = super().clean()
-        if data.get("pairs") and data.get("players") != MAX_SEATS:
-            self.add_error("pairs", _("Pairs (2 against 2) need a table of four."))
+        if {"players", "fish"} <= data.keys():
+            try:
+                rules.Variant(data["players"], data["fish"], bool(data.get("pairs")))
+            except rules.InvalidState:
+                self.add_error("pairs", _("Pairs (2 against 2) need a table of four."))
         return data
 
 
@@ -67,7 +74,7 @@ def _client_seed_field():
     )
 
 
-class RequestForm(_PairsOnlyForFour, forms.Form):
+class RequestForm(_OneVariant, forms.Form):
     """A game request ("заявка"): the table's size and terms."""
 
     players = _players_field()
@@ -83,7 +90,7 @@ class RequestForm(_PairsOnlyForFour, forms.Form):
     client_seed = _client_seed_field()
 
 
-class BotsForm(_PairsOnlyForFour, forms.Form):
+class BotsForm(_OneVariant, forms.Form):
     """A table with the person in seat 0 and bots in the others (never rated)."""
 
     players = _players_field()

@@ -97,7 +97,8 @@ def offer_after(event: GameEnded) -> None:
 
 def offer(game: Match) -> Rematch:
     """Offer one more game to the people of ``game``, inside the transaction that ends it."""
-    table = seatless_table(created_by_id=game.created_by_id, seats_count=game.seats_count,
+    table = seatless_table(created_by_id=game.created_by_id, game=game.game,
+                           seats_count=game.seats_count,
                            fish=game.fish, pairs=game.pairs, turn_seconds=game.turn_seconds,
                            rated=game.rated, private=True)
     rematch = Rematch.objects.create(

@@ -39,8 +39,10 @@ def _check_options(players, fish, turn_seconds, pairs=False) -> None:
         raise PlayError(_("Choose fish for all or fish for one."), "invalid")
     if turn_seconds not in range(MIN_TURN_SECONDS, MAX_TURN_SECONDS + 1):
         raise PlayError(_("The turn time is 10 to 120 seconds."), "invalid")
-    if pairs and players != MAX_SEATS:
-        raise PlayError(_("Pairs (2 against 2) need a table of four."), "invalid")
+    try:
+        rules.Variant(players, fish, pairs)
+    except rules.InvalidState:
+        raise PlayError(_("Pairs (2 against 2) need a table of four."), "invalid") from None
 
 
 def _sitting_down(user) -> None:

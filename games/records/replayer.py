@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.rules.scoring import pair_of
 from games.models import Match, MoveKind
-from games.room.present import announce, pair_names, tile_halves
+from games.room.present import announce, shared_number, tile_halves, unit_names, units
+from games.rules.scoring import round_units
 from games.records.log import replay_log
 
 
@@ -78,22 +78,24 @@ def step(match: Match, number: int, names: dict) -> Step:
 def table_of(step: Step, names: dict, bots: set) -> dict:
     """Template context for one step: every hand, the chain, the bazaar, the scores.
 
-    A pair game, as the room shows it, marks each player's pair and gives each pair's
-    one score once, in ``pairs``, rather than on both partners' lines (RULES.md 11)."""
+    As in the room, players who score together (a pair, RULES.md 11) are marked with
+    their unit, whose one score is given once, in ``shared_units``, rather than on both
+    partners' lines."""
     state = step.state
+    variant = state.variant
     players = [{
         "number": n, "name": _name(names, n), "bot": n in bots,
         "hand": [tile_halves(t.name) + (t.name,) for t in state.hand(n)],
         "score": state.scores[n], "remembered": state.remembered[n], "opened": state.opened[n],
         "turn": state.phase == rules.PLAYING and state.turn == n, "moved": step.seat == n,
         "goat": n in state.goats,
-        "pair": pair_of(n) + 1 if state.pairs else None,
+        "unit": shared_number(variant, n),
     } for n in range(state.seats)]
-    pairs = [{"number": p + 1, "names": pair_names(names, p), "score": state.scores[p],
-              "remembered": state.remembered[p], "opened": state.opened[p],
-              "goat": p in state.goats} for p in (0, 1)] if state.pairs else None
+    tallies = {"scores": state.scores, "remembered": state.remembered,
+               "opened": state.opened, "goats": state.goats}
     return {
-        "players": players, "pairs": pairs,
+        "players": players,
+        "shared_units": [unit for unit in units(variant, tallies, names) if unit["shared"]],
         "phase": state.phase, "round": state.round, "bank": state.bank,
         "chain": [{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in state.chain],
         "bazaar": [tile_halves(rules.TILES[i].name) + (rules.TILES[i].name,) for i in state.bazaar],
@@ -106,11 +108,13 @@ def _summary(state: rules.GameState, names: dict) -> dict | None:
     last = state.last_round
     if state.phase == rules.PLAYING or not last:
         return None
-    pairs = [{"number": p + 1, "names": pair_names(names, p), "points": last["pair_points"][p],
-              "credited": last["pair_credited"][p]} for p in (0, 1)] if state.pairs else None
+    scored = round_units(state.variant, last)
+    shared = [dict(unit, number=number + 1, names=unit_names(names, unit["seats"]))
+              for number, unit in enumerate(scored) if len(unit["seats"]) > 1]
     return {"result": last["result"], "name": _name(names, last["seat"]), "bank": last["bank"],
-            # A pair game credits pairs, not players: a player's line gives their points only.
+            # Players who score together are credited together: a player's line then
+            # gives their points only.
             "rows": [{"name": _name(names, n), "points": last["points"][n],
-                      "credited": None if pairs else last["credited"][n]}
+                      "credited": None if shared else last["credited"][n]}
                      for n in range(state.seats)],
-            "pairs": pairs}
+            "shared_units": shared}

@@ -10,13 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.models import ModeratorAction
 from accounts.moderators import is_moderator
-from games.rules.scoring import pair_of
 from games.moderation.service import annulment_of
 from games.records import replayer
 from games.play import service as services
 from games.models import OVER, Match
 from games.room import chat
-from games.room.present import round_table, seat_names
+from games.room.present import round_table, seat_names, shared_number
 from games.records.fair import fair_block
 from games.records.log import record_of, state_after
 
@@ -64,7 +63,7 @@ def game(request, match_id):
         "interrupter": result.get("interrupted_by") == s.number,
         "points": points[s.number] if match.rated else None,
         "record": records.get(s.user_id), "client_seed": s.client_seed,
-        "pair": pair_of(s.number) + 1 if match.pairs else None,
+        "unit": shared_number(match.variant, s.number),
     } for s in seats]
     staff = is_moderator(request.user)
     is_player = any(s.user_id == request.user.pk for s in seats if s.user_id)

@@ -14,8 +14,8 @@ from collections import namedtuple
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.rules.scoring import PAIRS, pair_of, pair_round_points
 from games.models import Match, MatchStatus, RoundScore
+from games.rules.scoring import round_units, unit_round_points
 
 
 _HALVES = {t.name: (t.low, t.high) for t in rules.TILES}
@@ -37,11 +37,13 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
     ``table``): from the spectator's view, never a seat's own.  Rendered once per version
     and language for all the match's sockets in a process (games/room/cache.py)."""
     names = seat_names(seats)
+    variant = state.variant if state is not None else match.variant
     context = {
         "match": match, "version": match.version, "status": match.status, "names": names,
         "seats_count": match.seats_count, "now_ms": int(time.time() * 1000),
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "result": match.result, "state": state, "view": None, "players": [],
+        "variant": variant,
     }
     if state is None:
         return context
@@ -70,17 +72,18 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
             "turn": playing and n == turn, "goat": n in view["goats"],
             "rating_points": match.result["rating_points"][n]
             if match.result and match.rated and match.result.get("rating_points") else None,
-            # A pair game marks each player's pair (1: seats 0 and 2, 2: seats 1 and 3)
-            # and shows the pair's score once, in ``pairs``, not on both partners' boxes.
-            "pair": n % 2 + 1 if view["pairs"] else None,
+            # A player who scores with another (a pair, RULES.md 11) is marked with their
+            # unit's number, and the unit's score is shown once, in ``shared_units``, not
+            # on both partners' boxes.
+            "unit": shared_number(variant, n),
         } for n in range(view["seats"])],
-        pairs=_pairs(view, names) if view["pairs"] else None,
+        shared_units=[unit for unit in units(variant, view, names) if unit["shared"]],
         chain=chain, ends=view["ends"] if playing else None,
         # Where the round's first tile lies in the chain: every tile played on the left
         # end went before it (the page lays the chain out from it, both ways).
         lead_index=sum(1 for m in moves if m.get("end") == rules.LEFT),
         moves=moves, last=last,
-        summary=_summary(view, names) if view["last_round"] else None,
+        summary=_summary(variant, view, names) if view["last_round"] else None,
     )
     return context
 
@@ -109,89 +112,78 @@ def seat_context(table: dict, seat: int | None) -> dict:
     return context
 
 
-def _summary(view: dict, names: dict) -> dict:
-    """The round just ended, with every hand shown (between rounds and at the end), and
-    which rule credited what (``rules.explain_round``; words in games/room/words.py)."""
+def _summary(variant: rules.Variant, view: dict, names: dict) -> dict:
+    """The round just ended, with every hand shown (between rounds and at the end), what
+    each scoring unit was credited (``units``: on a player's own row when they score
+    alone, on the unit's when they score with a partner) and which rule credited what
+    (``rules.explain_round``; words in games/room/words.py)."""
     last = view["last_round"]
-    pairs = view["pairs"] and "pair_points" in last
+    units = round_units(variant, last)
+    own_credit = {unit["seats"][0]: unit["credited"] for unit in units if len(unit["seats"]) == 1}
     return {
         "result": last["result"], "seat": last["seat"], "seat_name": names.get(last["seat"]),
         "rows": [{"number": n, "name": names.get(n),
                   "hand": [tile_halves(t) + (t,) for t in last["hands"][n]],
-                  "points": last["points"][n],
-                  "credited": None if pairs else last["credited"][n]}
+                  "points": last["points"][n], "credited": own_credit.get(n)}
                  for n in range(view["seats"])],
         "bank": last["bank"],
-        "pairs": [{"number": p + 1, "names": pair_names(names, p),
-                   "points": last["pair_points"][p], "credited": last["pair_credited"][p]}
-                  for p in (0, 1)] if pairs else None,
+        "units": [dict(unit, number=number + 1, names=unit_names(names, unit["seats"]),
+                       shared=len(unit["seats"]) > 1) for number, unit in enumerate(units)],
         "why": rules.explain_round(last, view["fish"]),
     }
 
 
-def pair_names(names: dict, pair: int) -> str:
-    """A pair's two players, "Masha & Olya" (seats 0 and 2 are pair 0, 1 and 3 pair 1)."""
-    return " & ".join(names.get(n, "?") for n in PAIRS[pair])
+def unit_names(names: dict, seats) -> str:
+    """The players of a scoring unit: "Masha", or a pair's "Masha & Olya"."""
+    return " & ".join(names.get(n, "?") for n in seats)
 
 
-def _pairs(view: dict, names: dict) -> list[dict]:
-    """A pair game's two pairs, each with its one score (both partners hold it)."""
-    return [{"number": p + 1, "names": pair_names(names, p), "score": view["scores"][p],
-             "remembered": view["remembered"][p], "opened": view["opened"][p],
-             "goat": p in view["goats"]} for p in (0, 1)]
+def shared_number(variant: rules.Variant, seat: int) -> int | None:
+    """The number (from 1) of the unit ``seat`` scores in when it shares it, else None."""
+    unit = variant.unit_of(seat)
+    return unit + 1 if len(variant.units[unit]) > 1 else None
+
+
+def units(variant: rules.Variant, view: dict, names: dict) -> list[dict]:
+    """Every scoring unit with its one score (each of its seats holds it), from a view or
+    anything with its ``scores``, ``remembered``, ``opened`` and ``goats``."""
+    return [{"number": unit + 1, "names": unit_names(names, seats),
+             "shared": len(seats) > 1, "score": view["scores"][seats[0]],
+             "remembered": view["remembered"][seats[0]], "opened": view["opened"][seats[0]],
+             "goat": seats[0] in view["goats"]} for unit, seats in enumerate(variant.units)]
 
 
 def round_table(match: Match, names: dict, seats: int, rows: list | None = None) -> dict:
-    """The round table of RULES.md: per round and seat, the score before, this round's
-    points (or a fish), and the total; open scores red, remembered points yellow.  A pair
-    game has a column per pair instead (RULES.md 11)."""
+    """The round table of RULES.md: per round and scoring unit (a player, or a pair:
+    RULES.md 11), the score before, this round's points (or a fish), and the total; open
+    scores red, remembered points yellow.  Every seat's row holds its unit's tally, so a
+    unit's is read from its first seat's row; its round points are the rules' reading of
+    the players' (``unit_round_points``)."""
     if rows is None:
         rows = round_rows(match)
-    if match.pairs:
-        return _pair_round_table(names, rows)
+    variant = match.variant
+    units = variant.units
     rounds = []
-    before = {n: {"score": 0, "remembered": 0, "opened": False} for n in range(seats)}
-    for number in sorted({r.round_number for r in rows}):
-        cells = []
-        for r in (r for r in rows if r.round_number == number):
-            cells.append({
-                "before": before[r.seat], "points": r.points, "credited": r.credited,
-                "fish": r.result == "fish", "out": r.result == "out" and r.result_seat == r.seat,
-                "after": {"score": r.score_after, "remembered": r.remembered_after,
-                          "opened": r.opened},
-            })
-            before[r.seat] = cells[-1]["after"]
-        bank = next(r.bank_after for r in rows if r.round_number == number)
-        rounds.append({"number": number, "cells": cells, "bank": bank})
-    return {"names": [names.get(n) for n in range(seats)], "rounds": rounds}
-
-
-def _pair_round_table(names: dict, rows: list) -> dict:
-    """Per round and pair: its score before, its round points (0 for the pair that went
-    out, shown "out"), and after.  Partners' rows hold the pair's tally alike, so the
-    pair's is read from its first seat's row; its round points are the rules' reading
-    of the four players' (RULES.md 11)."""
-    rounds = []
-    before = [{"score": 0, "remembered": 0, "opened": False} for _pair in (0, 1)]
+    before = [{"score": 0, "remembered": 0, "opened": False} for _unit in units]
     for number in sorted({r.round_number for r in rows}):
         by_seat = {r.seat: r for r in rows if r.round_number == number}
         first = by_seat[0]
-        points = pair_round_points(first.result, first.result_seat,
-                                   [by_seat[seat].points for seat in range(4)])
+        points = unit_round_points(variant, first.result, first.result_seat,
+                                   [by_seat[seat].points for seat in range(seats)])
         cells = []
-        for pair in (0, 1):
-            row = by_seat[pair]
-            out = first.result == "out" and pair_of(first.result_seat) == pair
+        for unit, members in enumerate(units):
+            row = by_seat[members[0]]
             cells.append({
-                "before": before[pair], "fish": first.result == "fish", "out": out,
-                "points": points[pair],
-                "credited": row.credited,
+                "before": before[unit], "fish": first.result == "fish",
+                "out": first.result == "out" and variant.unit_of(first.result_seat) == unit,
+                "points": points[unit], "credited": row.credited,
                 "after": {"score": row.score_after, "remembered": row.remembered_after,
                           "opened": row.opened},
             })
-            before[pair] = cells[-1]["after"]
+            before[unit] = cells[-1]["after"]
         rounds.append({"number": number, "cells": cells, "bank": first.bank_after})
-    return {"names": [pair_names(names, p) for p in (0, 1)], "rounds": rounds, "pairs": True}
+    return {"names": [unit_names(names, members) for members in units], "rounds": rounds,
+            "shared": any(len(members) > 1 for members in units)}
 
 
 ROUND_ROW_FIELDS = ("round_number", "seat", "points", "credited", "score_after",

@@ -55,15 +55,14 @@ def _log_text(language: str, kind: str, name: str, tile: str | None, end: str | 
 
 
 def explanations(summary: dict, names: dict) -> dict | None:
-    """Why the round credited what it did, for each player (``units``, by seat) or, in a
-    pair game, each pair (by pair), and what became of the fish bank (``bank``, or
-    None); None for a round ended before the rules kept what it began with."""
+    """Why the round credited what it did, for each scoring unit (``units``: a player, or
+    a pair), and what became of the fish bank (``bank``, or None); None for a round ended
+    before the rules kept what it began with."""
     why = summary["why"]
     if why is None:
         return None
-    pairs = summary["pairs"] is not None
-    unit_names = [pair["names"] for pair in summary["pairs"]] if pairs \
-        else [names.get(n, "?") for n in range(len(why["why"]))]
+    pairs = any(unit["shared"] for unit in summary["units"])
+    unit_names = [unit["names"] for unit in summary["units"]]
     taker = next((unit_names[u] for u, w in enumerate(why["why"]) if w["rule"] == "total"), "")
     fish = summary["result"] == "fish"
     out_name = summary["seat_name"] or "?"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple, Sequence
 
 from .tiles import PIPS, tile
+from .variant import PAIRS  # noqa: F401 (who scores together: the variant says)
 
 # An open score this high ends the game, and whoever has it is a goat (RULES.md 8).
 GAME_OVER_SCORE = 101
@@ -140,8 +141,8 @@ def goats(scores: Sequence[int]) -> tuple[int, ...]:
 
 
 # -- pairs (RULES.md 11) ----------------------------------------------------------------
-# Seats 0 and 2 are pair 0, seats 1 and 3 pair 1: partners sit opposite each other.
-PAIRS = ((0, 2), (1, 3))
+# Seats 0 and 2 are pair 0, seats 1 and 3 pair 1 (``variant.PAIRS``): partners sit
+# opposite each other.
 
 
 def pair_of(seat: int) -> int:
@@ -169,6 +170,26 @@ def score_pairs_round(result: str, seat: int, points: Sequence[int], tallies: Se
     """
     by_pair = pair_round_points(result, seat, points)
     return by_pair, score_round(result, pair_of(seat), by_pair, tallies, fish_rule, bank, why)
+
+
+def unit_round_points(variant, result: str, seat: int, points: Sequence[int]) -> tuple[int, ...]:
+    """Each scoring unit's round points (``variant.units``): a seat's own, or a pair's
+    by RULES.md 11 (0 for the pair of who went out)."""
+    if variant.pairs:
+        return pair_round_points(result, seat, points)
+    return tuple(points)
+
+
+def round_units(variant, summary: dict) -> list[dict]:
+    """A round's summary (a state's ``last_round``) per scoring unit: its ``seats``, its
+    round ``points`` and what it was ``credited`` (a pair's from its pair fields, RULES.md
+    11; a seat's own alone)."""
+    if variant.pairs and "pair_points" in summary:
+        return [{"seats": seats, "points": summary["pair_points"][unit],
+                 "credited": summary["pair_credited"][unit]}
+                for unit, seats in enumerate(variant.units)]
+    return [{"seats": seats, "points": summary["points"][seats[0]],
+             "credited": summary["credited"][seats[0]]} for seats in variant.units]
 
 
 def explain_round(summary: dict, fish_rule: str) -> dict:

@@ -6,7 +6,15 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from games.variants import terms
+
 register = template.Library()
+
+
+@register.filter
+def variant_terms(variant):
+    """A table's terms, [(what, words)], for its ``Variant`` (games/variants.py)."""
+    return terms(variant)
 
 # Pip centres on a 3x3 grid for each value, as on real tiles.
 _PIPS = {
