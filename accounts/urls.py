@@ -56,5 +56,4 @@ urlpatterns = [
         ),
         name="password_reset_complete",
     ),
-    path("players/<str:login>/", views.profile, name="profile"),
 ]

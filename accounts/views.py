@@ -1,6 +1,6 @@
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
@@ -8,7 +8,6 @@ from django.views.generic import FormView
 
 from accounts import limits
 from accounts.forms import LimitedPasswordResetForm, SignUpForm
-from accounts.models import User
 
 
 class SignUpView(FormView):
@@ -59,21 +58,3 @@ def refused(view, form, message):
     """The form again with ``message`` above it, as HTTP 429 (Too Many Requests)."""
     form.add_error(None, message)
     return view.render_to_response(view.get_context_data(form=form), status=429)
-
-
-def profile(request, login):
-    """A player's page at /players/<login>/ (any case of the login name finds it): their
-    numbers, their rating history as a chart, and their games, a page at a time (a
-    private game only for its players and moderators); ``?games=alone`` or ``pairs``
-    lists only the games played alone or in pairs."""
-    from ratings.history import KINDS, chart_for, game_counts, games_page
-
-    person = get_object_or_404(User.objects.by_login(login).select_related("player"))
-    kind = request.GET.get("games")
-    kind = kind if kind in KINDS else None
-    return render(request, "accounts/profile.html", {
-        "person": person, "player": person.player,
-        "chart": chart_for(person.player, joined=person.date_joined, viewer=request.user),
-        "counts": game_counts(person, viewer=request.user), "kind": kind,
-        "games": games_page(person, request.GET.get("page"), viewer=request.user, kind=kind),
-    })

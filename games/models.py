@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from accounts.moderators import is_moderator
 from games import rules
 from kozel_site.appendonly import AppendOnlyModel
 
@@ -143,8 +144,6 @@ class Match(models.Model):
         """A private table shows itself (its room, its page) to its players and to
         moderators only; ``seat`` is the user's seat here, if any.  (It may read the
         user's permissions from the database.)"""
-        from accounts.moderators import is_moderator
-
         return self.private and seat is None and not is_moderator(user)
 
     @property

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("games.records.urls")),
+    path("", include("games.players.urls")),
     path("", include("games.moderation.urls")),
     path("", include("ratings.urls")),
 ]

@@ -11,7 +11,8 @@ from django.utils import timezone, translation
 
 from games.play import notify
 from games.play.dbcall import database_call
-from games.room import layerwatch, socketcaps, visits
+from games.lobby import visits
+from games.room import layerwatch, socketcaps
 from games.room.consumer import (CLOSE_FLOOD, CLOSE_NOT_A_MESSAGE, CLOSE_TOO_LARGE,
                                  CLOSE_TOO_MANY_SOCKETS, MAX_MESSAGE_BYTES, refuse,
                                  scope_language)

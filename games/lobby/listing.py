@@ -101,7 +101,7 @@ def invite_path(match: Match) -> str:
 def lobby_context(user, started_since=None, entered_room=None) -> dict:
     """What _requests.html needs.  The viewer's table that started in the last moments
     (``JUST_STARTED``), or at or after ``started_since``, takes the page to it -- unless
-    the viewer has been in its room already (``entered_room``, games.room.visits): then
+    the viewer has been in its room already (``entered_room``, games.lobby.visits): then
     they came to the lobby on purpose."""
     requests = open_requests()
     rows = [table_row(match, user) for match in requests[:MAX_LISTED]]

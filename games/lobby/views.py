@@ -27,7 +27,7 @@ from games.lobby import remembered, service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
 from games.play.errors import PlayError
-from games.room import visits
+from games.lobby import visits
 from kozel_site.clientaddress import client_address
 
 

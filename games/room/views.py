@@ -8,7 +8,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games.room import cache as snapshots, chat, visits
+from games.lobby import visits
+from games.room import cache as snapshots, chat
 from games.play import service as services
 from games.play.errors import PlayError
 from games.models import CHAT_TEXT_MAX, Match

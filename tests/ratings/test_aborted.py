@@ -51,7 +51,7 @@ def test_leaving_at_once_aborts_the_game_and_every_page_and_the_record_say_so(ma
     assert "Партия отменена" in room and "Вышел из игры в первом раунде: alex." in room
     page = client.get(reverse("records:game", args=[match.pk])).content.decode()
     assert "Партия отменена до конца первого раунда" in page and "Вышел из игры: alex." in page
-    history = client.get(reverse("accounts:profile", args=["masha"])).content.decode()
+    history = client.get(reverse("players:profile", args=["masha"])).content.decode()
     assert "отменена: первый раунд не закончен" in history
     record = client.get(reverse("records:download", args=[match.pk])).content
     summary = replay_text(record, rate=game_points)

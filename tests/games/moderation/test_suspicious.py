@@ -126,7 +126,7 @@ def test_the_address_never_appears_on_public_pages(make_user, mod_client):
     watcher = make_user("olya")
     pages = ["/", reverse("games:room", args=[match.pk]), reverse("records:game", args=[match.pk]),
              reverse("records:download", args=[match.pk]), reverse("records:replay", args=[match.pk]),
-             reverse("accounts:profile", args=["masha"]), reverse("accounts:profile", args=["alex"]),
+             reverse("players:profile", args=["masha"]), reverse("players:profile", args=["alex"]),
              reverse("ratings:ladder")]
     for client in (Client(), browser(watcher), browser(masha)):
         for page in pages:

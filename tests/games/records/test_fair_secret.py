@@ -88,7 +88,7 @@ def pages_of(match: Match, clients) -> list[tuple[str, str]]:
             reverse("games:invite", args=[match.invite_token]),
             reverse("records:game", args=[match.pk]), reverse("records:download", args=[match.pk]),
             reverse("records:replay", args=[match.pk]),
-            reverse("accounts:profile", args=[match.seats.get(number=0).name])]
+            reverse("players:profile", args=[match.seats.get(number=0).name])]
     admin_urls = [reverse("moderation:index"), reverse("moderation:find_game") + f"?q={match.pk}",
                   reverse("moderation:game", args=[match.pk]),
                   reverse("admin:games_match_change", args=[match.pk]),

@@ -79,7 +79,7 @@ def test_the_game_page_and_the_record_say_it_is_a_pair_game(client, four):
 
 def test_the_players_game_list_marks_a_pair_game(client, four):
     match = pair_game(four, "one")
-    page = client.get(reverse("accounts:profile", args=["Masha"])).content.decode()
+    page = client.get(reverse("players:profile", args=["Masha"])).content.decode()
     row = re.search(rf'href="/games/{match.pk}/[^"]*".*?</tr>', page, re.DOTALL).group(0)
     assert 'class="pairs-badge"' in row
 

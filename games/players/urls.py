@@ -1,0 +1,9 @@
+from django.urls import path
+
+from games.players import views
+
+app_name = "players"
+
+urlpatterns = [
+    path("players/<str:login>/", views.profile, name="profile"),
+]
