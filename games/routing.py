@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 
 from games.lobby.consumer import LobbyConsumer
-from games.room.closing import NoSuchSocket
+from games.live.base import NoSuchSocket
 from games.room.consumer import GameConsumer
 
 websocket_urlpatterns = [

@@ -154,15 +154,15 @@ def channel_layers(env: Mapping[str, str]) -> dict:
     url = env.get("REDIS_URL", "").strip()
     if url:
         # Redis's publish/subscribe: a notice is one PUBLISH, and Redis hands it to the one
-        # subscriber of each server process that has a room of the match open (the room
-        # hub, games/room/hub.py).  Nothing is queued in Redis, so nothing there can fill
-        # up or expire; a notice published while a process is cut off from Redis is lost,
-        # and the room hub's look at its games' versions mends that.
+        # subscriber of each server process that has a socket of the group open (its
+        # fan-out, games/live/fanout.py).  Nothing is queued in Redis, so nothing there
+        # can fill up or expire; a notice published while a process is cut off from Redis
+        # is lost, and the pages' heartbeat mends that (games/live/base.py).
         return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 2,
                                                   "socket_timeout": 5}],
                                        "prefix": _channel_prefix(url)}}}
-    # One channel of each process hears every match's notices (games/room/hub.py), and a
+    # One channel of each process hears every group's notices (games/live/fanout.py), and a
     # message to a full channel is dropped without an error: room for a busy minute.
     # (For every channel: this layer takes no "channel_capacity" patterns.)  It sweeps
     # for expired messages once a second (kozel_site/runtime/memory_layer.py).

@@ -256,10 +256,6 @@ KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
 # a turn whose time ran out meanwhile gets its full time again (RULES.md 9).  Several
 # ticks, so that a slow sweep on a busy machine is not taken for an outage.
 KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
-# Seconds between a server process's looks at the versions of the games it has rooms open
-# for: a change whose notice never came (its process died between commit and notice) is
-# shown after one to two of these (games/room/hub.py).
-KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
 
 # One more game after a game (games/lobby/rematch.py): seconds its people have to accept
 # it, and seconds one of them may be away from the game's page (no socket open to its
@@ -267,7 +263,7 @@ KOZEL_ROOM_CATCH_UP = float(ENV.get("KOZEL_ROOM_CATCH_UP", "3"))
 KOZEL_REMATCH_SECONDS = float(ENV.get("KOZEL_REMATCH_SECONDS", "60"))
 KOZEL_REMATCH_AWAY = float(ENV.get("KOZEL_REMATCH_AWAY", "30"))
 
-# -- WebSocket caps across sockets (games/room/socketcaps.py) ----------------------------
+# -- WebSocket caps across sockets (games/live/caps.py) ----------------------------
 # Counted in the cache (Redis, shared by every server process, when REDIS_URL is set).
 # Messages and new connections one account (an anonymous visitor: one address) may make
 # over all its sockets together, in django-ratelimit's notation: reconnecting does not

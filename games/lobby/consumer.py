@@ -1,133 +1,90 @@
-"""The lobby's WebSocket consumer: the open requests, live, on every lobby page."""
+"""The lobby's WebSocket: ``/ws/lobby/``, the open requests, live, on every lobby page,
+and the way to one's table when it fills (what every socket shares: games/live/base.py).
+
+The list is sent again whenever the lobby's group says it changed, and when a page's
+heartbeat shows a list older than the lobby's now (a notice lost: a process killed
+between a change and its notice, Redis restarting).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import weakref
-
-from games.room.closing import ClosingOnce
 from django.utils import timezone, translation
 
-from games.play import notify
-from games.play.dbcall import database_call
+from games.live import caps
+from games.live.base import CLOSE_NOT_A_MESSAGE, LiveConsumer
+from games.live.dbcall import database_call
+from games.live.perloop import PerLoop
+from games.live.shared import SharedRead
 from games.lobby import visits
-from games.room import layerwatch, socketcaps
-from games.room.consumer import (CLOSE_FLOOD, CLOSE_NOT_A_MESSAGE, CLOSE_TOO_LARGE,
-                                 CLOSE_TOO_MANY_SOCKETS, MAX_MESSAGE_BYTES, refuse,
-                                 scope_language)
-from games.room.perloop import PerLoop
+from games.lobby.listing import public_version, requests_fragment
+from games.play import notify
 from kozel_site.clientaddress import scope_address
 
-log = logging.getLogger(__name__)
+FRESH = 1.0  # seconds a read of the lobby's version answers the pages' beats
 
 
-class LobbyConsumer(ClosingOnce):
-    """``/ws/lobby/``: the open requests, live; and the way to one's table when it fills."""
+class LobbyConsumer(LiveConsumer):
+    what = "lobby"
 
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        finally:  # also when a handler failed: the slot is free again
-            slot = getattr(self, "slot", None)
-            if slot is not None:
-                await slot.give_back()
-
-    async def connect(self):
-        self.user = self.scope["user"]
-        self.language = scope_language(self.scope)
+    async def admit(self) -> bool:
         self.connected_at = timezone.now()
-        who, address = socketcaps.owner(self.scope), scope_address(self.scope)
-        if await socketcaps.over_account_rate(who):
-            await refuse(self, CLOSE_FLOOD, "account-rate", who, "lobby connections")
-            return
-        self.slot = socketcaps.lobby_slot(address)
-        if not await self.slot.take():
-            await refuse(self, CLOSE_TOO_MANY_SOCKETS, "lobby-sockets",
-                         f"address:{address}", "lobby")
-            return
-        self.groups_joined = [notify.LOBBY_GROUP]
+        self.shown_version = None
+        return True
+
+    def place(self):
+        return caps.lobby_slot(scope_address(self.scope))
+
+    async def opened(self) -> None:
+        await self.listen(notify.LOBBY_GROUP)
         if self.user.is_authenticated:
-            self.groups_joined.append(notify.user_group(self.user.pk))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-        self.pages = lobby_pages()
-        self.pages.add(self)
+            await self.listen(notify.user_group(self.user.pk))
         await self.send_requests()
 
-    async def disconnect(self, code):
-        slot = getattr(self, "slot", None)
-        if slot is not None:
-            await slot.give_back()
-        for group in getattr(self, "groups_joined", ()):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if getattr(self, "pages", None) is not None:
-            self.pages.discard(self)
-
-    async def receive(self, text_data=None, bytes_data=None):
+    async def on_message(self, data: dict) -> None:
         # The lobby takes its actions as ordinary form posts; a message here is a mistake.
-        await self.close(code=CLOSE_TOO_LARGE if (text_data or "") and
-                         len(text_data) > MAX_MESSAGE_BYTES else CLOSE_NOT_A_MESSAGE)
+        await self.close(code=CLOSE_NOT_A_MESSAGE)
 
-    async def lobby_changed(self, event):
+    async def on_refused(self, refusal: str) -> None:
+        await self.close(code=CLOSE_NOT_A_MESSAGE)
+
+    async def on_beat(self, version: int | None) -> None:
+        """The list again if the lobby has changed since this page's was made (a notice
+        lost), together with the way to a table that filled since the page connected."""
+        now = await lobby_version()
+        if now is not None and now != self.shown_version:
+            await self.send_requests(started_since=self.connected_at)
+        else:
+            await self.answer_beat()
+
+    async def lobby_changed(self, message: dict) -> None:
         await self.send_requests()
 
-    async def lobby_start(self, event):
-        url = f"/games/{int(event['match_id'])}/"
+    async def lobby_start(self, message: dict) -> None:
+        url = f"/games/{int(message['match_id'])}/"
         await self.send(text_data=f'<div id="lobby-redirect" hx-swap-oob="true" '
                                   f'data-redirect="{url}"></div>')
 
-    async def resync(self):
-        """After Redis came back (``LobbyPages``): the list afresh, and the way to a table
-        that filled since this page connected -- its "lobby.start" may have been lost."""
-        await self.send_requests(started_since=self.connected_at)
+    async def send_requests(self, started_since=None) -> None:
+        version = await lobby_version()
+        await self.send(text_data=await database_call(self._render)(started_since, version))
+        self.shown_version = version
 
-    async def send_requests(self, started_since=None):
-        await self.send(text_data=await database_call(self._render)(started_since))
-
-    def _render(self, started_since=None):
-        from games.lobby.listing import requests_fragment  # the lobby's own module renders its list
-
+    def _render(self, started_since, version):
         with translation.override(self.language):
             return requests_fragment(self.user, started_since,
-                                     visits.entered(self.scope.get("session")))
+                                     visits.entered(self.scope.get("session")), version)
 
 
-class LobbyPages:
-    """The open lobby pages of one server process, for the watch on Redis
-    (games/room/layerwatch.py): a notice published while the process was cut off from Redis is
-    lost, so when Redis is back every page gets its list again."""
-
-    def __init__(self) -> None:
-        self.consumers: weakref.WeakSet = weakref.WeakSet()
-
-    def __len__(self) -> int:
-        return len(self.consumers)
-
-    def add(self, consumer: LobbyConsumer) -> None:
-        self.consumers.add(consumer)
-        watch = layerwatch.watch()
-        if watch is not None:
-            watch.add(self)
-
-    def discard(self, consumer: LobbyConsumer) -> None:
-        self.consumers.discard(consumer)
-        watch = layerwatch.watch()
-        if watch is not None and not self.consumers:
-            watch.discard(self)
-
-    async def resync(self, since: float) -> None:
-        results = await asyncio.gather(*(page.resync() for page in list(self.consumers)),
-                                       return_exceptions=True)
-        for result in results:
-            if isinstance(result, Exception):  # a page closing meanwhile: it reloads anyway
-                log.warning("a lobby page could not resync: %r", result)
+async def _read_version() -> int | None:
+    try:
+        return await database_call(public_version)()
+    except Exception:  # the database away: the pages are only told they are alive
+        return None
 
 
-_lobby_pages: PerLoop[LobbyPages] = PerLoop(LobbyPages)
+_versions: PerLoop[SharedRead] = PerLoop(lambda: SharedRead(_read_version, FRESH))
 
 
-def lobby_pages() -> LobbyPages:
-    """The running loop's (the server process's) open lobby pages (games/room/perloop.py)."""
-    return _lobby_pages.get()
+async def lobby_version() -> int | None:
+    """The lobby's public version, read once a second at most for all pages here."""
+    return await _versions.get().get()

@@ -10,10 +10,11 @@ Everything here is synchronous and reads the database; the consumer calls it thr
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -94,6 +95,19 @@ def playing_rows() -> tuple[list[PlayingRow], int]:
     return rows, more
 
 
+def public_version() -> int:
+    """A number that changes whenever the public part of the list does: the open requests
+    and their seats taken, the games being played and their rounds (what a lobby page's
+    heartbeat compares its list with, games/lobby/consumer.py)."""
+    waiting = list(Match.objects.filter(status=MatchStatus.WAITING, private=False)
+                   .annotate(taken=Count("seats")).order_by("pk").values_list("pk", "taken"))
+    playing = list(Match.objects.filter(status=MatchStatus.PLAYING, private=False)
+                   .annotate(round_now=KT("state__round")).order_by("pk")
+                   .values_list("pk", "round_now"))
+    digest = hashlib.blake2b(repr((waiting, playing)).encode(), digest_size=5).digest()
+    return int.from_bytes(digest, "big")
+
+
 def invite_path(match: Match) -> str:
     return reverse("games:invite", args=[match.invite_token])
 
@@ -124,12 +138,15 @@ def lobby_context(user, started_since=None, entered_room=None) -> dict:
             "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
 
 
-def requests_fragment(user, started_since=None, entered_room=None) -> str:
+def requests_fragment(user, started_since=None, entered_room=None,
+                      version: int | None = None) -> str:
     """The list as an out-of-band swap: ``<div id="lobby-requests" hx-swap-oob="true">``
-    (``started_since``: see ``lobby_context``).
+    (``started_since``: see ``lobby_context``; ``version``: the list's ``public_version``,
+    which the page's heartbeat sends back).
 
     Rendered without a request, so its forms carry no CSRF field: they post through htmx
     (hx-post), which sends the token from the page's ``hx-headers``.
     """
     return render_to_string("games/_requests.html",
-                            {**lobby_context(user, started_since, entered_room), "oob": True})
+                            {**lobby_context(user, started_since, entered_room), "oob": True,
+                             "version": version})

@@ -42,7 +42,7 @@ from games.models import Match, MatchStatus, Rematch, RematchStatus, RematchWith
 from games.play import notify, seeds
 from games.play.errors import PlayError
 from games.play.events import GameEnded
-from games.room import socketcaps
+from games.live import caps
 
 # How long the sweep remembers when it first found a person away from the room (seconds).
 AWAY_MARK_KEPT = 15 * 60
@@ -239,7 +239,7 @@ def _away(people: list[tuple[int, int]], now) -> list[tuple[int, int]]:
     KOZEL_REMATCH_AWAY seconds.  When the sweep first finds one away, it notes the time
     in the cache (shared by every clock) until they are back.  Nobody counts as away
     while the cache cannot be reached."""
-    here = socketcaps.at_game_rooms(people)
+    here = caps.at_game_rooms(people)
     if here is None:
         return []
     marks = {pair: f"kozel:rematch-away:{pair[0]}:{pair[1]}" for pair in people}

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games.models import ClockBeat
 from games.play import notify, service
-from games.play.dbcall import database_call
+from games.live.dbcall import database_call
 from kozel_site.runtime.daphne import when_serving
 
 log = logging.getLogger(__name__)

@@ -1,21 +1,13 @@
-"""Telling connected clients that something changed, once the change is committed.
+"""What a running game tells the sockets once a change is committed (games/live/notices.py
+sends it): a match's new version, a new deadline, the lobby's list, a full table.
 
-Group messages carry versions and public events only, never a hand: each process's hub
-loads the match once and every consumer renders its own seat's view (DESIGN.md, a change
-end to end, step 5).
+Messages carry versions and public events only, never a hand: each process's sockets
+load the match once and each renders its own seat's view (DESIGN.md, a change end to
+end, step 5).
 """
 
-import asyncio
-import logging
-import threading
-from contextlib import contextmanager
-from typing import NamedTuple
-
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import transaction
-
-log = logging.getLogger(__name__)
+from games.live.notices import (Notice, after_commit, collected, notice,  # noqa: F401
+                                send_collected)
 
 LOBBY_GROUP = "lobby"
 
@@ -26,86 +18,6 @@ def match_group(match_id: int) -> str:
 
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
-
-
-_outbox = threading.local()
-
-
-class Notice(NamedTuple):
-    group: str
-    message: dict
-    # A change of a match as this process committed it (games.play.store.Committed):
-    # its own rooms show it without reading it back (games/room/cache.py).  Never sent.
-    committed: object = None
-
-
-@contextmanager
-def collected():
-    """Collect the notices of what runs inside, instead of sending them, for a caller on
-    an event loop to send after it (``send_collected``).
-
-    Sending from a worker thread means waiting there until the event loop has sent: on
-    channels' one database thread that wait would hold up every other consumer's work
-    while the loop is busy.  Notices are still only collected once the transaction has
-    committed.
-    """
-    previous = getattr(_outbox, "notices", None)
-    _outbox.notices = notices = []
-    try:
-        yield notices
-    finally:
-        _outbox.notices = previous
-
-
-# Seconds to wait before each further try of a notice that could not be sent.
-RETRY_AFTER = (0.2, 0.5, 1.0)
-
-
-async def _group_send(notice: Notice) -> None:
-    """Send ``notice``, trying again for a moment if the channel layer fails.
-
-    Just after Redis restarted, a pooled connection may still be the old server's: the
-    first command on it fails, and the next one gets a new connection.  A notice lost
-    then was lost for good -- the servers' resync after the restart (games/room/layerwatch.py)
-    had already happened -- and its players waited for a turn they never saw.  A notice
-    sent twice does no harm: rooms skip a version they have shown.  Never raises: a notice
-    that cannot be sent at all is mended by that resync or the client's.
-    """
-    layer = get_channel_layer()
-    for wait in (*RETRY_AFTER, None):
-        try:
-            await layer.group_send(notice.group, notice.message)
-            return
-        except Exception as error:
-            if wait is None:
-                log.exception("could not notify group %s", notice.group)
-                return
-            log.warning("could not notify group %s (%r); trying again", notice.group, error)
-            await asyncio.sleep(wait)
-
-
-async def send_collected(notices: list[Notice], shown_here: bool = False) -> None:
-    """Send the collected notices.  ``shown_here``: this process's rooms have been shown
-    the changes already (games/room/hub.py ``show_here``); the match's group is then told
-    only if other processes can be in it -- with the in-memory layer there are none."""
-    local = shown_here and isinstance(get_channel_layer(), InMemoryChannelLayer)
-    for notice in notices:
-        if local and notice.message.get("type") == "match.changed":
-            continue
-        await _group_send(notice)
-
-
-def _send(notice: Notice) -> None:
-    notices = getattr(_outbox, "notices", None)
-    if notices is not None:
-        notices.append(notice)
-        return
-    async_to_sync(_group_send)(notice)  # a lost notice never fails the move itself
-
-
-def after_commit(group: str, message: dict, committed=None) -> None:
-    """Send ``message`` to ``group`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: _send(Notice(group, message, committed)))
 
 
 def match_changed(match_id: int, version: int, events: list[dict], committed=None) -> None:

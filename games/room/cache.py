@@ -25,9 +25,9 @@ from django.utils import translation
 
 from games import rules
 from games.models import Match, MatchStatus
-from games.play.dbcall import database_call
+from games.live.dbcall import database_call
 from games.room import html
-from games.room.perloop import PerLoop
+from games.live.perloop import PerLoop
 from games.room.present import (round_row, round_rows, round_table, seat_context, seat_names,
                                 table_context)
 

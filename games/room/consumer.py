@@ -1,164 +1,77 @@
 """The game room's WebSocket: ``/ws/games/<id>/``, one seat's (or a spectator's) live room.
 
 It never decides anything: it decodes a player's action and hands it to
-``games.play.service.act`` off the event loop; the process's room hub (games/room/hub.py)
+``games.play.service.act`` off the event loop; the process's fan-out (games/live/fanout.py)
 then shows the change to every room of the match here, the mover's first, and the
 match's group tells the other processes.  A client that connects or reconnects gets its
-full view at once.
+full view at once, and a page whose heartbeat shows it behind the committed version gets
+it again (``on_beat``).  What every socket shares is games/live/base.py.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 
-from channels.consumer import get_handler_name
-from games.room.closing import ClosingOnce
-from django.conf import settings
 from django.db import DatabaseError
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import trans_real
 
+from games.live import caps
+from games.live.base import (BEAT_SECONDS, CLOSE_NO_SUCH_PAGE, CLOSE_PRIVATE, LiveConsumer,
+                             parse_version)
+from games.live.dbcall import database_call
+from games.live.fanout import fanout
 from games.lobby import rematch
 from games.models import Match
 from games.play import notify, service
-from games.play.dbcall import database_call, move_call
 from games.play.errors import PlayError
-from games.room import cache, chat, hub as hubs, rematch as rematch_html, socketcaps, watching
+from games.room import cache, chat, rematch as rematch_html, versions, watching
 from kozel_site.clientaddress import scope_address
 
 log = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 2048      # an action is a few dozen bytes; anything big is hostile
-
-# Close codes (4000-4999 are the application's own).
-CLOSE_NO_SUCH_GAME = 4404
-CLOSE_PRIVATE = 4403
-CLOSE_TOO_LARGE = 4413
-CLOSE_FLOOD = 4429
-CLOSE_NOT_A_MESSAGE = 4400
 CHAT_KEYS = {"chat", "chat_mute", "chat_report"}
-
-# Over a cap across sockets (games/room/socketcaps.py): too many open at once.  The page
-# says so and does not reconnect (static/js/kozel.js), as for every 4xxx code.
-CLOSE_TOO_MANY_SOCKETS = 4409
+MOVE_KEYS = ("play", "end", "draw", "knock", "seat")
 
 
-async def refuse(consumer, code: int, what: str, who: str, detail: str) -> None:
-    """Accept, then close with ``code``: a refusal at the handshake reaches a browser as a
-    bare 1006, which says nothing and is retried; one log line a minute at most."""
-    await socketcaps.log_refusal_once(what, who, detail)
-    await consumer.accept()
-    await consumer.close(code=code)
+class GameConsumer(LiveConsumer):
+    what = "game"
 
-
-def scope_language(scope) -> str:
-    """The language the person chose (the language cookie), else their browser's."""
-    supported = {code for code, _name in settings.LANGUAGES}
-    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if chosen in supported:
-        return chosen
-    headers = dict(scope.get("headers") or [])
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for code, _quality in trans_real.parse_accept_lang_header(accept):
-        code = code.split("-")[0].lower()
-        if code in supported:
-            return code
-    return settings.LANGUAGE_CODE
-
-
-class TokenBucket:
-    """Allows ``rate`` events a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-def parse_version(value) -> int | None:
-    """A version as the page sends it (a number, or its ASCII digits), else None.
-    ``str.isdigit`` alone lets through digits ``int`` refuses ("²")."""
-    if type(value) is int and value >= 0:
-        return value
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 12:
-        return int(value)
-    return None
-
-
-class GameConsumer(ClosingOnce):
-    # No channel-layer channel of its own: the process's hub hears the match's group and
-    # calls ``send_snapshot`` (games/room/hub.py).
-    channel_layer_alias = None
-
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        finally:  # also when a handler failed: the hub must not keep a dead room
-            await self.leave_room()
-
-    async def dispatch(self, message):
-        # Channels closes stale database connections before every message, as a call of
-        # its own on the database thread; this room reaches the database only through
-        # database_call and move_call, which close them around each of their calls, so
-        # that extra trip (one per message) is left out.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-    async def connect(self):
+    async def admit(self) -> bool:
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
-        self.user = self.scope["user"]
-        self.language = scope_language(self.scope)
-        self.bucket = TokenBucket(*settings.KOZEL_WS_FLOOD)
         self.sent_version = -1
+        self.sent_at = 0.0
         self.sent_table = None
         # The offer of one more game once the game is over (its public view), and whether
         # this room shows the game's end, which has the offer's slot.
         self.rematch = None
         self.shows_end = False
-        self.owner = socketcaps.owner(self.scope)
-        # Before the database: a reconnecting loop costs a full view each time.
-        if await socketcaps.over_account_rate(self.owner):
-            await refuse(self, CLOSE_FLOOD, "account-rate", self.owner,
-                         f"connections to game {self.match_id}")
-            return
         match, seat, hidden = await database_call(self._who_am_i)()
         if match is None:
-            await self.close(code=CLOSE_NO_SUCH_GAME)
-            return
+            await self.close(code=CLOSE_NO_SUCH_PAGE)
+            return False
         if hidden:
             await self.close(code=CLOSE_PRIVATE)  # a private table is for its players
-            return
-        self.slot = socketcaps.game_slot(self.owner, self.match_id)
-        if not await self.slot.take():
-            await refuse(self, CLOSE_TOO_MANY_SOCKETS, "game-sockets", self.owner,
-                         f"game {self.match_id}")
-            return
+            return False
         self.seat = seat
-        self.chat_room = chat.room_for(seat)
+        self.match = match
+        return True
+
+    def place(self):
+        return caps.game_slot(self.owner, self.match_id)
+
+    async def opened(self) -> None:
+        self.chat_room = chat.room_for(self.seat)
         self.snapshots = cache.snapshots()
-        await self.accept()
-        # Joined after accepting (a frame can be sent only then), before the first load.
-        self.hub = hubs.hub()
-        await self.hub.join(self, self.match_id)
-        if seat is None:  # a spectator: counted until its room ends (leave_room)
+        self.snapshots.watch(self.match_id)
+        self.watched = True
+        # Listening before the first load, so that no later change goes unheard.
+        await self.listen(notify.match_group(self.match_id))
+        if self.seat is None:  # a spectator: counted until its room ends (``closed``)
             await watching.arrived(self.match_id)
             self.counted_watching = True
-        if match.is_over:  # read after joining the hub, so that no later change goes unheard
+        if self.match.is_over:  # read after listening, so that no later change goes unheard
             self.keep_rematch(await database_call(rematch.view_of)(self.match_id))
         # The chat and the count of watchers come in the same first frame as the room:
         # one frame per connection.
@@ -173,49 +86,13 @@ class GameConsumer(ClosingOnce):
         seat = service.seat_of(match, self.user)
         return match, seat, match.hidden_from(self.user, seat)
 
-    async def disconnect(self, code):
-        await self.leave_room()
+    async def closed(self) -> None:
+        if getattr(self, "watched", False):
+            self.snapshots.unwatch(self.match_id)
+        if getattr(self, "counted_watching", False):
+            await watching.left(self.match_id)
 
-    async def leave_room(self):
-        """Once only, however the consumer ends; its socket's slot is free again."""
-        hub, self.hub = getattr(self, "hub", None), None
-        if hub is not None:
-            await hub.leave(self, self.match_id)
-            if getattr(self, "counted_watching", False):
-                await watching.left(self.match_id)
-        slot = getattr(self, "slot", None)
-        if slot is not None:
-            await slot.give_back()
-
-    async def receive(self, text_data=None, bytes_data=None):
-        # Refusals and notices in the player's language: the override holds on this task
-        # and in the thread the move runs on (asgiref carries the context over).
-        with translation.override(self.language):
-            await self.handle_message(text_data)
-
-    async def handle_message(self, text_data):
-        if not self.bucket.allow():
-            await self.send_notice(_("Too many messages: slow down."), error=True)
-            await self.close(code=CLOSE_FLOOD)
-            return
-        if await socketcaps.over_account_rate(self.owner):  # over all its sockets
-            await socketcaps.log_refusal_once("account-rate", self.owner,
-                                              f"messages to game {self.match_id}")
-            await self.send_notice(_("Too many messages: slow down."), error=True)
-            await self.close(code=CLOSE_FLOOD)
-            return
-        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            await self.send_notice(_("That message is too large."), error=True)
-            await self.close(code=CLOSE_TOO_LARGE)
-            return
-        try:
-            data = json.loads(text_data)
-        except (ValueError, RecursionError):  # RecursionError: nested too deep to decode
-            await self.send_notice(_("That message is not JSON."), error=True)
-            return
-        if not isinstance(data, dict):
-            await self.send_notice(_("That is not a move."), error=True)
-            return
+    async def on_message(self, data: dict) -> None:
         if data.keys() & CHAT_KEYS:  # never a move: handled apart, the match untouched
             await self.handle_chat(data)
             return
@@ -227,10 +104,10 @@ class GameConsumer(ClosingOnce):
                                    error=True)
             return
         version = parse_version(data.get("version"))
-        message = {k: data[k] for k in ("play", "end", "draw", "knock", "seat") if k in data}
+        message = {k: data[k] for k in MOVE_KEYS if k in data}
         try:
-            notices = await move_call(self._act, message, version,
-                                      self.snapshots.known(self.match_id))
+            notices = await database_call(self._act)(message, version,
+                                                     self.snapshots.known(self.match_id))
         except PlayError as refusal:
             await self.send_notice(refusal.message, error=True)
             if refusal.code == "stale":
@@ -242,9 +119,8 @@ class GameConsumer(ClosingOnce):
             await self.database_unavailable("a move", error)
             return
         self.snapshots.prime(notices)  # shown here from what was written, not read back
-        if self.hub is not None:  # this process's rooms at once, the mover's first
-            self.hub.show_here(notices, first=self)
-        await notify.send_collected(notices, shown_here=self.hub is not None)  # and the other processes'
+        fanout().show_here(notices, first=self)  # this process's rooms at once, the mover's first
+        await notify.send_collected(notices, shown_here=True)  # and the other processes'
 
     async def handle_chat(self, data):
         try:
@@ -252,7 +128,7 @@ class GameConsumer(ClosingOnce):
                 await notify.send_collected(await database_call(self._post)(data["chat"]))
             elif "chat_mute" in data:
                 await database_call(chat.mute)(self.match_id, self.user, data["chat_mute"])
-                await self.send(text_data=await self.chat_frame())  # their lines go at once; the hub leaves out new ones
+                await self.send(text_data=await self.chat_frame())  # their lines go at once; new ones are left out
             else:
                 await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
                 await self.send_notice(_("The message is sent to the moderators."))
@@ -294,7 +170,7 @@ class GameConsumer(ClosingOnce):
         return True
 
     async def show_rematch(self, offer: dict):
-        """The offer of one more game changed (from the hub): shown once this room shows
+        """The offer of one more game changed (its group's notice): shown once this room shows
         the game's end, which has its slot (until then it only waits for that frame)."""
         if self.keep_rematch(offer) and self.shows_end:
             await self.send(text_data=self._rematch_html())
@@ -307,7 +183,7 @@ class GameConsumer(ClosingOnce):
         with notify.collected() as notices:
             chat.post(self.match_id, self.user, self.seat, text)
         # Sent from the loop, like a move's notices; every room (this one too) shows the
-        # line when the match's group hands it to its hub.
+        # line when the match's group hands it to the process's fan-out.
         return notices
 
     async def chat_frame(self) -> str:
@@ -324,7 +200,7 @@ class GameConsumer(ClosingOnce):
         return self.user.pk if self.user.is_authenticated else None
 
     async def show_chat_line(self, line: "chat.Line"):
-        """A new line of this match (from the hub): shown if this reader reads its chat
+        """A new line of this match (its group's notice): shown if this reader reads its chat
         and has not muted its author."""
         if line.room != self.chat_room or line.author_id in getattr(self, "muted", ()):
             return
@@ -343,10 +219,6 @@ class GameConsumer(ClosingOnce):
         with notify.collected() as notices:
             service.act(self.match_id, self.user, message, version, known)
         return notices
-
-    async def resend_view(self, since: float):
-        """After Redis came back (the hub is in the group again): a view loaded since."""
-        await self.send_snapshot(await self.snapshots.at_least(self.match_id, 0, since))
 
     async def send_room(self, extra=""):
         """This seat's full view, loaded now (on connecting, or after a stale move);
@@ -369,7 +241,53 @@ class GameConsumer(ClosingOnce):
             if self.shows_end and self.rematch is not None:  # into the slot just sent
                 frame += self._rematch_html()
             await self.send(text_data=frame + extra)
+            self.sent_at = time.monotonic()
 
-    async def send_notice(self, text: str, error: bool = False):
-        html = render_to_string("games/_notice.html", {"text": text, "error": error})
-        await self.send(text_data=html)
+    # -- the heartbeat (games/live/base.py) ------------------------------------------------
+
+    async def on_beat(self, shown: int | None) -> None:
+        """The page shows version ``shown``: it gets its full view if the match has a
+        later committed version than this room has sent (a notice was lost), or if it
+        shows less than was sent to it a beat ago and more (a frame it did not take);
+        else the answer that it is alive."""
+        committed = await versions.committed().of(self.match_id)
+        behind_sent = (shown is not None and shown < self.sent_version
+                       and time.monotonic() - self.sent_at > BEAT_SECONDS)
+        if (committed is not None and committed > self.sent_version) or behind_sent:
+            if committed is not None and committed > self.sent_version:
+                log.info("match %s: a room was behind (%s < %s); showing it its view",
+                         self.match_id, self.sent_version, committed)
+            await self.send_room()
+        else:
+            await self.answer_beat()
+
+    # -- what the match's group says (games/live/fanout.py) -------------------------------
+
+    async def match_changed(self, message: dict) -> None:
+        version = message.get("version")
+        if not isinstance(version, int) or version <= self.sent_version:
+            return  # shown already (a change made here comes back from the layer)
+        snapshot = await self.snapshots.at_least(self.match_id, version)
+        # Asked again: a later notice's delivery may have overtaken this one during the
+        # load, and the same frame must not be sent twice.
+        if version > self.sent_version:
+            await self.send_snapshot(snapshot)
+
+    async def match_retimed(self, message: dict) -> None:
+        """The turn has a new deadline at the same version (games.play.store's
+        ``move_deadline``): the new countdown."""
+        # Loaded after the notice came: the rooms of the match here share that load.
+        since = time.monotonic()
+        await self.send_snapshot(await self.snapshots.at_least(self.match_id, 0, since))
+
+    async def chat_said(self, message: dict) -> None:
+        await self.show_chat_line(chat.Line(**message["line"]))
+
+    async def chat_deleted(self, message: dict) -> None:
+        await self.drop_chat_line(message["message"])
+
+    async def room_watching(self, message: dict) -> None:
+        await self.show_watching(message["count"])
+
+    async def rematch_changed(self, message: dict) -> None:
+        await self.show_rematch(message["offer"])

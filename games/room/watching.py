@@ -3,8 +3,8 @@ process in the shared cache (Redis when scaled out, the one process's memory in 
 embedded setup), and shown in each of the match's rooms.
 
 A spectator's room adds itself on connecting and takes itself off when it ends; after a
-change the new count goes to the match's group, whose hub in each process shows it to
-that process's rooms (games/room/hub.py).  A process killed outright cannot take its
+change the new count goes to the match's group, whose fan-out in each process shows it
+to that process's rooms (games/live/fanout.py).  A process killed outright cannot take its
 spectators off: their count stays too high until the cache forgets it (``KEPT``).
 """
 
@@ -36,7 +36,7 @@ async def _changed(match_id: int, by: int) -> int:
         now = max(0, by)
     await cache.atouch(key, KEPT)
     now = max(0, now)
-    await notify.send_collected([notify.Notice(
+    await notify.send_collected([notify.notice(
         notify.match_group(match_id), {"type": "room.watching", "match": match_id, "count": now})])
     return now
 

@@ -4,7 +4,6 @@ daphne: a coroutine started with the server, on its loop (the embedded setup's c
   what a send on a closing WebSocket raises.
 interpreter: a server process's interpreter lock switch interval and garbage collector.
 memory_layer: channels' in-memory layer, sweeping for expired messages once a second.
-redis_layer: which Redis the channel layer uses, and that server's run id.
 redis_cache: Django's Redis cache with one client (one set of connections) per process.
 serving: what a daphne process tunes before it serves (interpreter, twisted_write,
   socket_cycles).

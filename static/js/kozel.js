@@ -60,7 +60,8 @@
     if (form) form.reset();
   });
 
-  document.addEventListener("htmx:wsAfterMessage", function () {
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (event.detail.message === BEAT_ANSWER) return;  // the heartbeat's: no answer to a move
     var room = document.querySelector("[data-room]");
     if (room) room.classList.remove("sent");
   });
@@ -91,14 +92,79 @@
     }
   });
 
-  // -- the "no connection" banner: shown while the game's socket is down ------------
+  // -- the "no connection" banner: shown while the page's socket is down ---------------
   function showConnectionLost(lost) {
     document.querySelectorAll("[data-connection-lost]").forEach(function (banner) {
       banner.hidden = !lost;
     });
+    if (lost) {
+      var room = document.querySelector("[data-room]");
+      if (room) delete room.dataset.live;
+    }
   }
-  document.addEventListener("htmx:wsOpen", function () { showConnectionLost(false); });
-  document.addEventListener("htmx:wsError", function () { showConnectionLost(true); });
+
+  // -- the heartbeat (games/live/base.py) ---------------------------------------------
+  // Every BEAT_MS the page tells the server the version it shows; any frame back says the
+  // socket is alive, and a page that is behind gets its full view in answer.  Nothing
+  // heard for ANSWER_MS after a beat (the server gone without a close, the network lost,
+  // a half-open connection): the page says so and connects afresh at once.
+  var BEAT_MS = 1500;
+  var ANSWER_MS = 2500;
+  var BEAT_ANSWER = "";
+  var link = null;       // the open socket and htmx's wrapper of it
+  var waiting = null;    // the timer of the answer awaited
+
+  function heard() {
+    if (waiting !== null) clearTimeout(waiting);
+    waiting = null;
+  }
+
+  function shownVersion() {
+    var shown = document.querySelector("[data-shown-version]");
+    var version = shown ? Number(shown.dataset.shownVersion) : NaN;
+    return isNaN(version) ? null : version;
+  }
+
+  function beat() {
+    if (!link || link.socket.readyState !== WebSocket.OPEN) return;
+    link.socket.send(JSON.stringify({beat: shownVersion()}));
+    if (waiting === null) waiting = setTimeout(lost, ANSWER_MS);
+  }
+
+  // The socket is given up: htmx's wrapper makes a new one at once (its own close
+  // handling is taken off the old one first, so that a late close of it cannot replace
+  // the new socket).
+  function lost() {
+    heard();
+    showConnectionLost(true);
+    var old = link;
+    link = null;
+    if (!old) return;
+    old.socket.onclose = null;
+    old.socket.onerror = null;
+    old.socket.onopen = null;
+    try { old.socket.close(); } catch (error) { /* closing already */ }
+    old.wrapper.reconnect();
+  }
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    link = {socket: event.detail.event.target, wrapper: event.detail.socketWrapper};
+    heard();
+    showConnectionLost(false);
+  });
+  document.addEventListener("htmx:wsAfterMessage", heard);
+  setInterval(beat, BEAT_MS);
+  window.addEventListener("offline", lost);
+
+  // Reconnecting: at once, then after a short delay that doubles up to a cap, each with
+  // jitter, so that a page is back within moments of the server answering again and a
+  // restarted server is not met by every page in the same instant.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retries) {
+      var delay = Math.min(1500, 100 * Math.pow(2, retries));
+      return retries === 0 ? 0 : delay * (0.5 + Math.random() / 2);
+    };
+  }
 
   // -- reconnect whatever closed the socket, unless the server refused us for good ----
   // Over a cap (4409: too many sockets open, 4429: too many messages or reconnections)
@@ -115,11 +181,13 @@
     var code = event.detail.event.code;
     var htmxRetries = [1006, 1011, 1012, 1013].indexOf(code) >= 0;
     var refused = code >= 4000 && code < 5000;
+    if (link && link.wrapper === event.detail.socketWrapper) link = null;
+    heard();
     if (refused) showRefusal(code);
     // Refused for good: no reconnecting to announce.
     showConnectionLost(!refused);
     if (htmxRetries || refused) return;
     var socket = event.detail.socketWrapper;
-    setTimeout(function () { socket.reconnect(); }, 500 + Math.random() * 1500);
+    setTimeout(function () { socket.reconnect(); }, 100 + Math.random() * 400);
   });
 })();

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.test import Client
 from websockets.asyncio.client import connect
 
+from games.live.base import BEAT_SECONDS
 from tests.games.wsclient import BUTTON, ROOM
 
 NOTICE_ERROR = re.compile(r'<div id="room-notice" class="room-notice error"[^>]*>([^<]*)<')
@@ -50,6 +51,7 @@ class Player:
         # refusal answers it; the future its answer goes to)
         self._waiting: tuple[int | None, asyncio.Future] | None = None
         self._reader: asyncio.Task | None = None
+        self._beating: asyncio.Task | None = None
 
     @property
     def connected(self) -> bool:
@@ -78,8 +80,22 @@ class Player:
         self.connections += 1
         self._on_frame(first)
         self._reader = asyncio.ensure_future(self._read())
+        if self._beating is not None:
+            self._beating.cancel()
+        self._beating = asyncio.ensure_future(self._beat(self.ws))
+
+    async def _beat(self, ws) -> None:
+        """The page's heartbeat (games/live/base.py): the version shown, every few seconds."""
+        try:
+            while True:
+                await asyncio.sleep(BEAT_SECONDS)
+                await ws.send(json.dumps({"beat": self.version}))
+        except Exception:
+            pass  # the socket is gone: the next connection beats anew
 
     async def close(self) -> None:
+        if self._beating is not None:
+            self._beating.cancel()
         if self.ws is not None:
             await self.ws.close()
         if self._reader is not None:

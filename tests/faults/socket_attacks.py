@@ -9,7 +9,7 @@ import asyncio
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from games.room.consumer import CLOSE_FLOOD
+from games.live.base import CLOSE_FLOOD
 
 STALE_MOVE = '{"draw": true, "version": 0}'  # refused as stale: answered by the full view
 

@@ -1,5 +1,5 @@
-"""A notice sent just after Redis restarted still arrives (games/play/notify.py), and a lobby
-page that missed one is mended when Redis is back (games.lobby.consumer.LobbyPages).
+"""A notice sent just after Redis restarted still arrives (games/live/notices.py), and a lobby
+page that missed one is mended by its heartbeat once Redis is back (games/live/base.py).
 
 The server's pooled Redis connections are then still the old server's, and the first
 command on one fails.  The whole-game check is tests/faults/test_scale_out.py; this one
@@ -7,6 +7,7 @@ pins the cause it once failed on.
 """
 
 import asyncio
+import json
 import logging
 
 import pytest
@@ -14,6 +15,7 @@ from channels.layers import get_channel_layer
 from django.utils.module_loading import import_string
 from websockets.asyncio.client import connect
 
+from games.live.base import BEAT_SECONDS
 from games.lobby import listing
 from games.play import notify
 from games.lobby import service as requests
@@ -57,7 +59,8 @@ def test_a_lobby_page_is_taken_to_a_table_that_filled_while_redis_was_away(
         scaled_out, own_redis, make_user):
     """The table's "lobby.start" never reaches the page (Redis is away; here it is also
     sent to another Redis), and Redis comes back only after the table stopped counting
-    as just started: the page still gets its list again, with the way to the table."""
+    as just started: the page's heartbeat still gets it its list again, with the way to
+    the table."""
     (server,), _clock = scaled_out(redis_url=f"redis://127.0.0.1:{own_redis.port}/0",
                                    servers=1)
     masha, alex = make_user("masha"), make_user("alex")
@@ -76,6 +79,13 @@ def test_a_lobby_page_is_taken_to_a_table_that_filled_while_redis_was_away(
             await asyncio.sleep(listing.JUST_STARTED.total_seconds() + 1)
             own_redis.start()
             await asyncio.to_thread(own_redis.ready)
+
+            async def beat():  # as the page does (static/js/kozel.js)
+                while True:
+                    await page.send(json.dumps({"beat": None}))
+                    await asyncio.sleep(BEAT_SECONDS)
+
+            beating = asyncio.ensure_future(beat())
             frames = []
             try:
                 while redirect not in (frames[-1] if frames else ""):
@@ -83,5 +93,7 @@ def test_a_lobby_page_is_taken_to_a_table_that_filled_while_redis_was_away(
             except asyncio.TimeoutError:
                 raise AssertionError(f"no way to the table came: {frames}\n"
                                      f"{server.log_tail()}") from None
+            finally:
+                beating.cancel()
 
     asyncio.run(main())

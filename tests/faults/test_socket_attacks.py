@@ -2,7 +2,7 @@
 
 Without caps across sockets, 10 loops of one account, each connecting and sending 15
 resyncs, would make 75 full reloads a second for as long as they ran, and one account
-could hold 300 sockets open to one game.  With them (games/room/socketcaps.py), the
+could hold 300 sockets open to one game.  With them (games/live/caps.py), the
 account's messages and connections over all its sockets share one rate, each over it
 closed with 4429; an account's sockets to one game, and one address's lobby sockets, are
 capped, one more closed with 4409; and the log gets one line per refused account, not one
@@ -15,7 +15,7 @@ import random
 import pytest
 
 from games.lobby import service as requests
-from games.room.consumer import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
+from games.live.base import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
 
 from .players import Player, session_cookie
 from .socket_attacks import STALE_MOVE, is_view, open_socket, reconnect_loop
@@ -33,7 +33,7 @@ def a_server(tmp_path, **settings):
 @pytest.fixture
 def attacked(tmp_path):
     """A daphne process with the site's own limits, but ACCOUNT_RATE a day: the rate's
-    window is fixed (games/room/socketcaps.py), and a minute's could end in the middle of
+    window is fixed (games/live/caps.py), and a minute's could end in the middle of
     the test and let twice as many through."""
     server = a_server(tmp_path, KOZEL_WS_ACCOUNT_RATE=f"{ACCOUNT_RATE}/d").start()
     yield server

@@ -1,4 +1,4 @@
-"""The WebSocket caps hold across server processes (games/room/socketcaps.py): one
+"""The WebSocket caps hold across server processes (games/live/caps.py): one
 account's sockets to one game, and its messages and connections, are counted together on
 every process, through Redis.
 
@@ -12,7 +12,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from games.lobby import service as requests
-from games.room.consumer import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
+from games.live.base import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
 from tests.waiting import wait_until
 
 from .players import session_cookie

@@ -12,7 +12,7 @@ from games.lobby import rematch, service as requests
 from games.models import RUNNING, Match, MatchStatus, Rematch, RematchStatus, Seat
 from games.play import clock, service as services
 from games.play.errors import PlayError
-from games.room import socketcaps
+from games.live import caps as socketcaps
 
 from ..conftest import at_once
 

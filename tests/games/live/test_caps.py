@@ -9,8 +9,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.lobby import service as requests
-from games.room import socketcaps
-from games.room.consumer import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
+from games.live import caps as socketcaps
+from games.live.base import CLOSE_FLOOD, CLOSE_TOO_MANY_SOCKETS
 
 from ..conftest import wait_until
 from ..wsclient import logged_in
@@ -61,7 +61,7 @@ async def test_the_sixth_socket_of_one_account_to_one_game_is_refused(caplog):
         ws, code = await open_room(match_id, masha)
         assert code is None
         sockets.append(ws)
-    with caplog.at_level(logging.WARNING, logger="games.room.socketcaps"):
+    with caplog.at_level(logging.WARNING, logger="games.live.caps"):
         for _ in range(3):
             refused, code = await open_room(match_id, masha)
             assert refused is None and code == CLOSE_TOO_MANY_SOCKETS

@@ -3,7 +3,7 @@
 
 import pytest
 
-from games.room.consumer import parse_version
+from games.live.base import parse_version
 
 
 @pytest.mark.parametrize("sent, read", [(0, 0), (17, 17), ("17", 17), ("000", 0)])

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 
-from games.room.perloop import PerLoop
+from games.live.perloop import PerLoop
 from kozel_site.clientaddress import scope_address
 from kozel_site.env import rate_parts
 
