@@ -326,10 +326,15 @@ class Stats:
 class Connection:
     """One player's socket: reads every frame, keeps what its last room frame said."""
 
+    # Seconds between a game page's heartbeats (games/live/base.py), as static/js/kozel.js
+    # sends them; 0: none (set from --beat-seconds).
+    beat_seconds = 1.5
+
     def __init__(self, url: str, cookie: str, origin: str, game: "Table | None" = None):
         self.url, self.cookie, self.origin, self.game = url, cookie, origin, game
         self.ws = None
         self.reader = None
+        self.beating = None
         self.status, self.turn_mine, self.version = None, False, -1
         self.last_room = ""
         self.waiting: asyncio.Future | None = None
@@ -344,9 +349,24 @@ class Connection:
                                 additional_headers={"Cookie": self.cookie}, max_size=2 ** 22,
                                 open_timeout=60, ping_interval=None)
         self.reader = asyncio.ensure_future(self.read())
+        if self.game is not None and self.beat_seconds:
+            self.beating = asyncio.ensure_future(self.beat())
+
+    async def beat(self):
+        """The page's heartbeat: the version it shows, every few seconds (its answer, an
+        empty frame, is passed by in ``on_frame``)."""
+        await asyncio.sleep(random.uniform(0, self.beat_seconds))  # pages do not beat in step
+        try:
+            while True:
+                await self.ws.send(json.dumps({"beat": self.version if self.version >= 0 else None}))
+                await asyncio.sleep(self.beat_seconds)
+        except Exception:
+            pass
 
     async def close(self):
         self.closed_here = True
+        if self.beating is not None:
+            self.beating.cancel()
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
@@ -364,6 +384,8 @@ class Connection:
 
     def on_frame(self, frame: str) -> None:
         now = time.perf_counter()
+        if not frame:  # a heartbeat's answer
+            return
         if self.game is None:  # an echo connection
             if self.waiting is not None and not self.waiting.done():
                 self.waiting.set_result(now)
@@ -861,7 +883,11 @@ def main() -> None:
     parser.add_argument("--no-echo", action="store_true",
                         help="leave out the echo phases (to profile the games alone)")
     parser.add_argument("--json", help="also write the report to this file")
+    parser.add_argument("--beat-seconds", type=float, default=Connection.beat_seconds,
+                        help="seconds between a game page's heartbeats (0: none, as a site "
+                             "without a heartbeat)")
     args = parser.parse_args()
+    Connection.beat_seconds = args.beat_seconds
     for url in (args.database_url, args.redis_url):
         host = urllib.parse.unquote(urllib.parse.urlsplit(url).hostname or "")
         if host not in ("127.0.0.1", "localhost") and not host.startswith("/"):  # "/": a socket
