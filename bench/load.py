@@ -120,6 +120,8 @@ def site_env(args, workdir: Path) -> dict[str, str]:
                    KOZEL_CLOCK_IN_SERVER="0", DB_CONN_MAX_AGE="600")
     else:
         env.update(SQLITE_PATH=str(workdir / "bench.sqlite3"))
+    if args.without:  # bench/tuning.py leaves these out of the servers' changes
+        env["KOZEL_BENCH_WITHOUT"] = args.without
     for item in args.env:  # --env KEY=VALUE: what the servers should run with
         key, _, value = item.partition("=")
         env[key] = value
@@ -178,7 +180,8 @@ def start_site(args, env: dict, workdir: Path) -> tuple[list[Process], list[Proc
         port = free_port()
         servers.append(Process(f"daphne-{number + 1}",
                                [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port),
-                                "bench.echo:application"],  # the site and /ws/echo/
+                                "bench.tuning:application" if args.without
+                                else "bench.echo:application"],  # the site and /ws/echo/
                                env, workdir / f"daphne-{port}.log", port))
     if args.setup == "scaled":
         for number in range(args.clocks):
@@ -883,6 +886,9 @@ def main() -> None:
     parser.add_argument("--no-echo", action="store_true",
                         help="leave out the echo phases (to profile the games alone)")
     parser.add_argument("--json", help="also write the report to this file")
+    parser.add_argument("--without", default="", metavar="PART,...",
+                        help="serve the site without these of the server process's changes "
+                             "(kozel_site/runtime/serving.py PARTS: gc, switch, write, cycles)")
     parser.add_argument("--beat-seconds", type=float, default=Connection.beat_seconds,
                         help="seconds between a game page's heartbeats (0: none, as a site "
                              "without a heartbeat)")

@@ -1,14 +1,11 @@
-"""What a daphne server process changes in Python, Twisted and daphne before it serves
-(each module says why).
+"""What a daphne process changes in Python, Twisted and daphne before it serves (each
+module says why, and docs/performance.md what it buys, measured).
 
-``KOZEL_SERVER_TUNING`` names the changes to make, comma-separated, out of ``PARTS``
-(all of them when it is unset); ``0`` or an empty value makes none, so that the site
-can be run with and without each.
+``PARTS`` names each change; a server makes them all.  bench/load.py's ``--without``
+serves the site with some left out, to measure what each buys (bench/tuning.py).
 """
 
 from __future__ import annotations
-
-import os
 
 from kozel_site.runtime import interpreter, socket_cycles, twisted_write
 
@@ -20,18 +17,6 @@ PARTS = {
 }
 
 
-def chosen_parts() -> list[str]:
-    value = os.environ.get("KOZEL_SERVER_TUNING", ",".join(PARTS)).strip()
-    if value in ("", "0"):
-        return []
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    unknown = sorted(set(names) - set(PARTS))
-    if unknown:
-        raise ValueError(f"KOZEL_SERVER_TUNING: unknown {', '.join(unknown)} "
-                         f"(known: {', '.join(PARTS)}, or 0 for none)")
-    return names
-
-
 def tune() -> None:
-    for name in chosen_parts():
-        PARTS[name]()
+    for install in PARTS.values():
+        install()

@@ -12,13 +12,16 @@ import pytest
 from tests.daphne_server import ROOT
 
 # A daphne server in this process, on a free port, with the site's application and its
-# tuning as ``daphne`` runs it (KOZEL_SERVER_TUNING says which parts); lobby sockets
+# tuning as ``daphne`` runs it (or, as bench/tuning.py serves it, without the patch); lobby sockets
 # opened and closed from a thread; then what only the collector could free
 # (gc.DEBUG_SAVEALL keeps it to be counted).
 PROBE = """
 import gc, json, threading
 import daphne.server  # installs daphne's reactor, as `daphne` does
 from twisted.internet import reactor
+import os
+if os.environ.get("KOZEL_BENCH_WITHOUT"):
+    import bench.tuning
 import kozel_site.asgi
 from django.core.management import call_command
 call_command("migrate", verbosity=0)  # the lobby reads the open requests
@@ -56,10 +59,11 @@ print(json.dumps(result))
 """
 
 
-@pytest.mark.parametrize("tuning", ["cycles", "0"])
+@pytest.mark.parametrize("tuning", ["cycles", "0"])  # "0": without any of the changes
 def test_closed_sockets_leave_no_cycles_for_the_collector(tuning, tmp_path):
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="kozel_site.settings",
-               KOZEL_CLOCK_IN_SERVER="0", KOZEL_SERVER_TUNING=tuning,
+               KOZEL_CLOCK_IN_SERVER="0",
+               KOZEL_BENCH_WITHOUT="" if tuning == "cycles" else "gc,switch,write,cycles",
                SQLITE_PATH=str(tmp_path / "probe.sqlite3"))
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
