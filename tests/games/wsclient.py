@@ -65,7 +65,9 @@ class Seat:
 
     async def connect(self) -> None:
         self.ws = await logged_in(self.path, self.user)
-        connected, _code = await self.ws.connect()
+        # A connection reads the database before it answers: a busy machine takes more than
+        # the communicator's one second.
+        connected, _code = await self.ws.connect(timeout=10)
         assert connected
         await self.receive()
 
