@@ -86,6 +86,7 @@ def hundred(state: GameState) -> int | None:
 
     A later round's lead of 6-6 is legal only for the unit writing, so it is a lead for a
     hundred; the first round's (``leader`` is -1 until a round has ended) is section 4's.
+    The lead is the round's first move, the one play that names no end.
     """
     if state.phase != PHASE_PLAY or state.board.leader < 0 or state.log is None:
         return None
@@ -93,7 +94,8 @@ def hundred(state: GameState) -> int | None:
     while node[1] is not None:
         node = node[1]
     first = node[0]
-    return first.seat if first.kind == PLAY and first.tile is SIX_SIX else None
+    is_lead = first.kind == PLAY and first.end is None
+    return first.seat if is_lead and first.tile is SIX_SIX else None
 
 
 # -- the moves ------------------------------------------------------------------------
