@@ -3,8 +3,9 @@
 The JSON form of an action is exactly a move of a game record (RECORD.md):
 ``{"seat": 0, "play": "1-4", "end": "left"}``, ``{"seat": 3, "draw": true}``,
 ``{"seat": 3, "knock": true}``, and in sea goat two doubles at once,
-``{"seat": 1, "play": ["2-2", "5-5"]}`` (RULES.md 13).  Actions are interned: ``play(0, t, "left")`` always
-returns the same object, so legality checks are identity look-ups.
+``{"seat": 1, "play": ["2-2", "5-5"]}`` (RULES.md 13).  Actions are interned:
+``play(0, t, "left")`` always returns the same object, so legality checks are identity
+look-ups.
 """
 
 from __future__ import annotations

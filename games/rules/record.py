@@ -53,10 +53,8 @@ class Record:
     def to_json(self) -> dict:
         if self.variant == KOZEL:
             data = {"format": FORMAT, "players": list(self.players), "fish": self.fish}
-        else:
+        else:  # a game without a fish rule (sea goat)
             data = {"format": FORMAT, "variant": self.variant, "players": list(self.players)}
-            if self.fish is not None:
-                data["fish"] = self.fish
         if self.pairs:
             data["pairs"] = True
         if self.turn_seconds is not None:

@@ -149,8 +149,9 @@ class GameState:
         rating farming): no round was ever scored, so it counts for nobody.  A state
         built with a score sheet (a position of a later round) has been scored.  A game
         that is never rated (sea goat) is interrupted, not aborted."""
-        return (self.phase == INTERRUPTED and self.variant.can_be_rated and self.last_round is None
-                and not any(self.scores) and not any(self.remembered))
+        return (self.phase == INTERRUPTED and self.variant.can_be_rated
+                and self.last_round is None and not any(self.scores)
+                and not any(self.remembered))
 
     @property
     def moves(self) -> tuple:

@@ -148,7 +148,8 @@ def test_sea_goat_is_a_variant():
         assert Variant(seats, None, name=SEA_GOAT).units == tuple((s,) for s in range(seats))
 
 
-@pytest.mark.parametrize("seats, fish, pairs", [(3, "all", False), (3, None, True), (5, None, False)])
+@pytest.mark.parametrize("seats, fish, pairs", [(3, "all", False), (3, None, True),
+                                                 (5, None, False)])
 def test_a_sea_goat_table_it_is_not_played_at_is_refused(seats, fish, pairs):
     with pytest.raises(InvalidState):
         Variant(seats, fish, pairs, SEA_GOAT)
