@@ -2,6 +2,10 @@
 
 ``legal_actions(state)`` is the one move generator: ``apply`` accepts an action only if
 it is one of them, and every refusal is explained by asking why it is not.
+
+Another game's own rules (sea goat: seagoat.py) are asked where its game differs -- the
+moves it may make, a move Kozel has not, the end of a round, a refusal -- through the
+state's ``board.own_rules``; Kozel's own path asks that one field and no more.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ import random
 import secrets
 
 from . import scoring
-from .actions import DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, _DRAWS, _KNOCKS, _PLAYS
+from .actions import DOUBLES, DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, _DRAWS, _KNOCKS, _PLAYS
 from .deal import Deal, check_deal, random_deal_masks
 from .errors import IllegalAction, InvalidState, MalformedAction
 from .state import DEAL, FINISHED, INTERRUPTED, GameState
@@ -95,6 +99,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 def _generate(state: GameState) -> tuple[Action, ...]:
     if state.phase != PHASE_PLAY:
         return ()
+    if state.board.own_rules is not None:
+        return state.board.own_rules.legal_actions(state)
     seat = state.turn
     hand = state.hands[seat]
     left = state.left
@@ -146,7 +152,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
         return _play(state, action)
     if kind == DRAW:
         return _draw(state, action)
-    return _knock(state, action)
+    if kind == KNOCK:
+        return _knock(state, action)
+    return state.board.own_rules.apply(state, action)  # a move of its game's own
 
 
 
@@ -232,6 +240,8 @@ def _knock(state: GameState, action: Action):
 
 def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
     board = new.board
+    if board.own_rules is not None:
+        return board.own_rules.end_round(new, result, seat, events)
     points = tuple(scoring.round_points(h) for h in new.hands)
     variant = board.variant
     if variant.pairs:
@@ -330,6 +340,12 @@ def _why_illegal(state: GameState, action: Action) -> IllegalAction:
     if action.seat != state.turn:
         return IllegalAction(f"it is not your turn: seat {state.turn} is to move", "5",
                              "not-your-turn")
+    if state.board.own_rules is not None:
+        refusal = state.board.own_rules.why_illegal(state, action)
+        if refusal is not None:
+            return refusal
+    if action.kind == DOUBLES:
+        return IllegalAction("this game plays one tile at a time", "5", "one-tile")
     legal = legal_actions(state)
     must = legal[0].kind
     if action.kind == PLAY:

@@ -47,6 +47,8 @@ class HeuristicPlayer:
         return action_from_json(best)
 
     def _value(self, view: dict, hand, move: dict) -> float:
+        if isinstance(move["play"], list):  # two doubles at once (sea goat): they shed the
+            return self._two_doubles_value(view, hand, move)  # most, and keep both ends
         played = tile(move["play"])
         rest = [t for t in hand if t is not played]
         if not rest:
@@ -60,6 +62,16 @@ class HeuristicPlayer:
         if ends[0] == ends[1] and _makes_fish(view, played, ends[0]):
             value += 50.0 if _wins_fish(view, rest) else -100.0
         return value
+
+    def _two_doubles_value(self, view: dict, hand, move: dict) -> float:
+        played = [tile(name) for name in move["play"]]
+        rest = [t for t in hand if t not in played]
+        if not rest:
+            return 1000.0
+        ends = tuple(view["ends"])
+        value = sum(t.pips * 2.0 + 3.0 for t in played)
+        value += sum(1.5 for t in rest if t.low in ends or t.high in ends)
+        return value + 0.5 * len({v for t in rest for v in (t.low, t.high)})
 
 
 def _ends_after(view: dict, played, end: str | None) -> tuple[int, int]:

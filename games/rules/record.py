@@ -3,6 +3,7 @@
 A record holds the deals and every action of a game.  ``read_record`` checks its shape,
 ``replay`` plays it through the rules (any broken rule is an InvalidRecord naming the
 round, the move and the rule) and ``summarize`` gives the line ``manage.py replay`` prints.
+A record names its game (``"variant"``: Kozel when absent, or sea goat, RULES.md 13).
 Fields the format does not name are ignored at every level, so that records written by
 other tools (or later versions) still replay.
 """
@@ -18,6 +19,7 @@ from .deal import Deal, deal_from_json
 from .engine import LEFT_GAME, TIMEOUT, apply, interrupt, new_game, start_round
 from .errors import IllegalAction, InvalidDeal, InvalidRecord, MalformedAction
 from .state import FINISHED, INTERRUPTED, PLAY, GameState
+from .variant import GAMES, KOZEL, Variant
 
 FORMAT = "kozel-record/1"
 MAX_NAME_LENGTH = 150
@@ -36,16 +38,23 @@ class RecordRound:
 @dataclass
 class Record:
     players: list[str]
-    fish: str
+    fish: str | None  # Kozel's fish rule; None for a game without one (sea goat)
     turn_seconds: int | None = None  # informational, and optional in a record
     rounds: list[RecordRound] = field(default_factory=list)
     interrupt: tuple[int, str] | None = None  # (seat, "timeout" or "left")
     fair: dict | None = None  # the kozel-fair/1 block, checked against every deal
     pairs: bool = False  # two pairs, seats 0&2 and 1&3 (RULES.md 11)
+    variant: str = KOZEL  # the game (variant.py's GAMES)
 
+    @property
+    def game_variant(self) -> Variant:
+        return Variant(len(self.players), self.fish, self.pairs, self.variant)
 
     def to_json(self) -> dict:
-        data = {"format": FORMAT, "players": list(self.players), "fish": self.fish}
+        if self.variant == KOZEL:
+            data = {"format": FORMAT, "players": list(self.players), "fish": self.fish}
+        else:  # a game without a fish rule (sea goat)
+            data = {"format": FORMAT, "variant": self.variant, "players": list(self.players)}
         if self.pairs:
             data["pairs"] = True
         if self.turn_seconds is not None:
@@ -83,8 +92,15 @@ def read_record(data: object) -> Record:
     if not isinstance(players, list) or not 2 <= len(players) <= 4 or not all(
             isinstance(p, str) and 0 < len(p) <= MAX_NAME_LENGTH for p in players):
         raise InvalidRecord('"players" must list 2 to 4 names')
-    if data.get("fish") not in ("all", "one"):
-        raise InvalidRecord('"fish" must be "all" or "one"')
+    variant = data.get("variant", KOZEL)
+    if not isinstance(variant, str) or variant not in GAMES:
+        raise InvalidRecord(f'"variant" must be one of {", ".join(map(repr, GAMES))} '
+                            f'(absent: {KOZEL!r})')
+    fish = None
+    if GAMES[variant].fish_rule:  # else "fish" is ignored
+        fish = data.get("fish")
+        if fish not in ("all", "one"):
+            raise InvalidRecord('"fish" must be "all" or "one"')
     seconds = data.get("turn_seconds")
     if "turn_seconds" in data and (type(seconds) is not int
                                    or not 1 <= seconds <= MAX_TURN_SECONDS):
@@ -94,7 +110,7 @@ def read_record(data: object) -> Record:
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
         raise InvalidRecord('"rounds" must be a list')
-    record = Record(list(players), data["fish"], seconds, pairs=pairs)
+    record = Record(list(players), fish, seconds, pairs=pairs, variant=variant)
     for number, raw in enumerate(rounds, 1):
         record.rounds.append(_read_round(raw, number, len(players)))
     raw_interrupt = data.get("interrupt")
@@ -182,11 +198,12 @@ class Replay:
 
 def replay(record: Record) -> Replay:
     """Play a record through the rules; InvalidRecord at the first broken rule."""
-    state = new_game(len(record.players), record.fish, record.pairs)
+    state = new_game(record.game_variant)
     result = Replay(state)
     for number, rnd in enumerate(record.rounds, 1):
         if state.phase == FINISHED:
-            raise InvalidRecord(f"round {number}: a round follows the end of the game (RULES.md 8)")
+            raise InvalidRecord(f"round {number}: a round follows the end of the game "
+                                f"(RULES.md {_END_RULE[state.variant.has_writing]})")
         if state.phase == PLAY:
             raise InvalidRecord(f"round {number - 1}: the round did not end by its last move, "
                                 f"yet another round follows (RECORD.md)")
@@ -204,11 +221,15 @@ def replay(record: Record) -> Replay:
                     result.rounds.append(event)
     if record.interrupt is not None:
         if state.phase == FINISHED:
-            raise InvalidRecord("the interrupt follows the end of the game (RULES.md 8)")
+            raise InvalidRecord(f"the interrupt follows the end of the game "
+                                f"(RULES.md {_END_RULE[state.variant.has_writing]})")
         state, _ = interrupt(state, *record.interrupt)
     result.state = state
     return result
 
+
+# Where RULES.md ends a game: Kozel's goats, or sea goat's winners.
+_END_RULE = {False: "8", True: "13"}
 
 _ROUND_FIELDS = ("result", "seat", "points", "credited", "scores", "remembered", "opened", "bank")
 # A pair game's round (RECORD.md, pairs): points per seat, the pair_points added, and the
@@ -219,7 +240,17 @@ _PAIR_ROUND_FIELDS = (("result", "result"), ("seat", "seat"), ("points", "points
                       ("opened", "pair_opened"), ("bank", "bank"))
 
 
+# A sea goat round (RECORD.md, sea goat): ``scores`` per seat, or per pair in pairs.
+_WRITING_ROUND_FIELDS = ("result", "seat", "points", "winner", "won", "hundred", "written_off",
+                         "scores", "writing")
+
+
 def _round_line(summary: dict) -> dict:
+    if "writing" in summary:
+        line = {k: summary[k] for k in _WRITING_ROUND_FIELDS}
+        if summary.get("pairs"):
+            line["scores"] = summary["pair_scores"]
+        return line
     if summary.get("pairs"):
         return {key: summary[source] for key, source in _PAIR_ROUND_FIELDS}
     return {k: summary[k] for k in _ROUND_FIELDS}
@@ -238,6 +269,10 @@ def summarize(played: Replay, rate=None) -> dict:
     if len(played.rounds) < state.round:  # the last round dealt has not ended
         rounds.append({"result": "unfinished", "turn": state.turn})
     status = {FINISHED: "finished", INTERRUPTED: "interrupted"}.get(state.phase, "playing")
+    if state.variant.has_writing:  # never rated: no goats, no abort, no rating points
+        return {"variant": state.variant.name, "rounds": rounds, "status": status,
+                "winners": list(state.winners), "how": state.how,
+                "interrupted_by": state.interrupted_by, "rating_points": None}
     if state.aborted:
         status = "aborted"
     goats = list(state.goats) if state.phase == FINISHED else []

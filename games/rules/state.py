@@ -1,4 +1,4 @@
-"""The state of a game of Kozel, and its JSON form.
+"""The state of a game (Kozel, or another game of the variants), and its JSON form.
 
 A GameState is immutable by convention: ``apply`` and ``start_round`` return a new one.
 Hands are tile bitmasks (see tiles.py); the bazaar is a tuple of tile indexes in draw
@@ -13,14 +13,20 @@ from typing import NamedTuple
 from .actions import action_from_json
 from .errors import InvalidState, MalformedAction
 from .tiles import ALL_MASK, TILES, mask_of, tile, tiles_of
-from .variant import FISH_ALL, FISH_ONE, Variant  # noqa: F401 (FISH_*: the package's names)
+from .variant import FISH_ALL, FISH_ONE, KOZEL, Variant  # noqa: F401 (FISH_*: the package's names)
 
 # Phases of a game.
 DEAL = "deal"                # waiting for a round to be dealt (the game's start, between rounds)
 PLAY = "play"                # a round is being played
-FINISHED = "finished"        # someone reached 101 (RULES.md 8)
+FINISHED = "finished"        # someone reached 101 (RULES.md 8); sea goat: someone won (13)
 INTERRUPTED = "interrupted"  # a timeout or a player leaving (RULES.md 9)
 PHASES = (DEAL, PLAY, FINISHED, INTERRUPTED)
+
+# The rules of every game but Kozel (whose rules are engine.py's own), by the game's name:
+# each game's module registers an object that answers the engine's questions when the
+# package loads (seagoat.py).  A state keeps its game's on its board, so that the engine
+# asks one field on every action, not the variant's name.
+GAME_RULES: dict[str, object] = {}
 
 
 class Board(NamedTuple):
@@ -45,6 +51,11 @@ class Board(NamedTuple):
     goats: tuple = ()
     interrupted_by: int | None = None
     interrupt_reason: str | None = None
+    # A game with winners (sea goat, RULES.md 13): the winning seats once it is finished,
+    # and how they won ("hundred", "two-doubles", "last-double" or "125").
+    winners: tuple = ()
+    how: str | None = None
+    own_rules: object = None          # GAME_RULES of its game; None: Kozel's (engine.py)
 
 
 class GameState:
@@ -55,8 +66,11 @@ class GameState:
         if type(variant) is not Variant:
             raise InvalidState("a game state needs its variant")
         seats = variant.seats
+        own_rules = GAME_RULES.get(variant.name)
+        if own_rules is None and variant.name != KOZEL:
+            raise InvalidState(f"the rules of {variant.name} are not loaded")
         self.board = Board(variant, seats, scores=(0,) * seats, remembered=(0,) * seats,
-                           opened=(False,) * seats)
+                           opened=(False,) * seats, own_rules=own_rules)
         self.phase = DEAL
         self.hands = (0,) * seats    # bitmask per seat
         self.bazaar = ()             # tile indexes, next draw first
@@ -109,6 +123,21 @@ class GameState:
     goats = property(lambda self: self.board.goats)
     interrupted_by = property(lambda self: self.board.interrupted_by)
     interrupt_reason = property(lambda self: self.board.interrupt_reason)
+    winners = property(lambda self: self.board.winners)
+    how = property(lambda self: self.board.how)
+
+    @property
+    def writing(self) -> int | None:
+        """The scoring unit that is writing (RULES.md 13: a seat, or in pairs a pair
+        index), or None: nobody is, or the game has no writing."""
+        rules = self.board.own_rules
+        return rules.writing(self) if rules is not None else None
+
+    @property
+    def hundred(self) -> int | None:
+        """The seat that led the round being played for a hundred (RULES.md 13), or None."""
+        rules = self.board.own_rules
+        return rules.hundred(self) if rules is not None else None
 
     @property
     def over(self) -> bool:
@@ -118,9 +147,11 @@ class GameState:
     def aborted(self) -> bool:
         """Interrupted before the first round ended (RULES.md 9, the decision against
         rating farming): no round was ever scored, so it counts for nobody.  A state
-        built with a score sheet (a position of a later round) has been scored."""
-        return (self.phase == INTERRUPTED and self.last_round is None
-                and not any(self.scores) and not any(self.remembered))
+        built with a score sheet (a position of a later round) has been scored.  A game
+        that is never rated (sea goat) is interrupted, not aborted."""
+        return (self.phase == INTERRUPTED and self.variant.can_be_rated
+                and self.last_round is None and not any(self.scores)
+                and not any(self.remembered))
 
     @property
     def moves(self) -> tuple:
@@ -143,7 +174,7 @@ class GameState:
     # -- JSON -----------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        return {
+        data = {
             **self.variant.to_json(), "phase": self.phase,
             "round": self.round,
             "hands": [[t.name for t in tiles_of(h)] for h in self.hands],
@@ -158,6 +189,9 @@ class GameState:
             "interrupt_reason": self.interrupt_reason,
             "moves": [action.to_json() for action in self.moves],
         }
+        if self.board.own_rules is not None:  # what only that game has (writing, winners)
+            data.update(self.board.own_rules.state_json(self))
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> "GameState":
@@ -245,4 +279,6 @@ def _state_from_json(cls, data) -> GameState:
         bank=_int(data["bank"], 0, 10**6, "the bank"), last_round=last_round,
         goats=tuple(_int(g, 0, n - 1, "a goat") for g in data["goats"]),
         interrupted_by=interrupted_by, interrupt_reason=data["interrupt_reason"])
+    if state.board.own_rules is not None:
+        state.board = state.board.own_rules.read_state(state, data)
     return state

@@ -1,6 +1,6 @@
 """What kind of game a table plays: a value that every game state carries (DESIGN.md).
 
-A ``Variant`` names the game (Kozel; next the seeds' other games), its number of seats,
+A ``Variant`` names the game (Kozel, sea goat; next the seeds' other games), its number of seats,
 its options (Kozel's fish rule, RULES.md 7.4) and whether it is played by two pairs
 (RULES.md 11).  Whatever depends on the kind of game -- who scores together, the score
 table's rows, the score that ends the game, whether it can be rated, which options a
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .errors import InvalidState
 
 KOZEL = "kozel"
+SEA_GOAT = "sea-goat"
 FISH_ALL, FISH_ONE = "all", "one"
 FISH_RULES = (FISH_ALL, FISH_ONE)
 
@@ -36,10 +37,18 @@ class Game:
     fish_rule: bool               # whether a request chooses a fish rule (RULES.md 7.4)
     rated: bool                   # whether its games can count for the rating ladder
     end_score: int                # a score this high ends the game
+    # How its scores are kept: by writing (RULES.md 13: a round's winner writes down what
+    # the others hold, one player writing at a time, and the game has winners), or else
+    # as open scores and remembered points (RULES.md 7, and the game has goats).
+    writing: bool = False
+    # Whether two doubles may be played at once, one on each end (RULES.md 13).
+    two_doubles: bool = False
 
 
 GAMES[KOZEL] = Game(KOZEL, seats=(2, 3, 4), pairs=True, fish_rule=True, rated=True,
                     end_score=101)
+GAMES[SEA_GOAT] = Game(SEA_GOAT, seats=(2, 3, 4), pairs=True, fish_rule=False, rated=False,
+                       end_score=125, writing=True, two_doubles=True)
 
 
 @dataclass(frozen=True)
@@ -101,8 +110,25 @@ class Variant:
 
     @property
     def end_score(self) -> int:
-        """The open score that ends the game (Kozel: 101, and whoever has it is a goat)."""
+        """The score that ends the game (Kozel: 101, and whoever has it is a goat; sea
+        goat: 125, and whoever has it wins)."""
         return self.game.end_score
+
+    @property
+    def has_writing(self) -> bool:
+        """Whether its scores are written by a round's winner, one player (pair) writing at
+        a time, and the game has winners (sea goat, RULES.md 13); else open scores,
+        remembered points and goats (Kozel, RULES.md 7-8)."""
+        return self.game.writing
+
+    @property
+    def has_two_doubles(self) -> bool:
+        """Whether two doubles may be played at once, one on each end (RULES.md 13)."""
+        return self.game.two_doubles
+
+    def seats_of(self, unit: int) -> tuple[int, ...]:
+        """The seats of a scoring unit (``units``): a pair's two, or a seat alone."""
+        return self.units[unit]
 
     # -- JSON ------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 A view holds the seat's own hand and legal actions, every seat's tile count, the
 bazaar's size, the chain, the scores, the remembered points, whose turn it is and the
-bank.  It never holds another seat's tile, nor a tile of the bazaar or its order.  Once a
+bank; in sea goat also who is writing, who leads for a hundred, and the winners.  It never holds another seat's tile, nor a tile of the bazaar or its order.  Once a
 round is over its summary shows what was left in every hand (RULES.md 7.1 scores them
 openly); the bazaar stays hidden even then.
 """
@@ -19,7 +19,7 @@ SPECTATOR = None
 def view_for(state: GameState, seat: int | None) -> dict:
     """The view of ``seat`` (0..n-1), or the spectator view for ``None``."""
     own = seat_view(state, seat) if seat is not None else {"hand": None, "legal": []}
-    return {
+    view = {
         "seat": seat,
         "variant": state.variant.name,
         "seats": state.seats,
@@ -47,6 +47,9 @@ def view_for(state: GameState, seat: int | None) -> dict:
         # The round's actions so far, as record moves (a draw never names its tile).
         "moves": [action.to_json() for action in state.moves],
     }
+    if state.board.own_rules is not None:  # what only that game has: sea goat's writing
+        view.update(state.board.own_rules.public(state))
+    return view
 
 
 def seat_view(state: GameState, seat: int) -> dict:

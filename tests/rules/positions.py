@@ -48,7 +48,7 @@ def position(*hands: str, chain: str = "", bazaar: str | None = None, draws: str
              turn: int = 0,
              fish: str = "all", scores=None, remembered=None, opened=None, bank: int = 0,
              leader: int = -1, last_player: int = -1, knocks: int = 0, round: int = 1,
-             pairs: bool = False) -> GameState:
+             pairs: bool = False, game: str = "kozel", moves=()) -> GameState:
     n = len(hands)
     links = [tuple(int(x) for x in link.split("-")) for link in chain.split()]
     if bazaar is None:  # the tiles nobody holds, ``draws`` first
@@ -58,6 +58,7 @@ def position(*hands: str, chain: str = "", bazaar: str | None = None, draws: str
     else:
         bazaar_tiles = bazaar.split()
     return GameState.from_json({
+        "variant": game, "moves": list(moves),
         "seats": n, "fish": fish, "pairs": pairs, "phase": "play", "round": round,
         "hands": [h.split() for h in hands], "bazaar": bazaar_tiles,
         "chain": [list(p) for p in links], "turn": turn, "lead": None, "knocks": knocks,
