@@ -121,6 +121,7 @@ class ModeratorAction(AppendOnlyModel):
         REACTIVATE = "reactivate", _("reopen an account")
         CHAT_DELETE = "chat_delete", _("delete a chat message")
         CHAT_MUTE = "chat_mute", _("mute in chat")
+        LIFT_BAR = "lift_bar", _("lift a bar from rated tables")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderator_actions",
@@ -146,7 +147,7 @@ class ModeratorAction(AppendOnlyModel):
         constraints = [
             models.CheckConstraint(
                 condition=(models.Q(action__in=["abort", "annul"], match__isnull=False, person__isnull=True))
-                | (models.Q(action__in=["deactivate", "reactivate", "chat_mute"], match__isnull=True, person__isnull=False))
+                | (models.Q(action__in=["deactivate", "reactivate", "chat_mute", "lift_bar"], match__isnull=True, person__isnull=False))
                 # A deleted chat line: its game and its author.
                 | (models.Q(action="chat_delete", match__isnull=False, person__isnull=False)),
                 name="moderatoraction_target",

@@ -46,6 +46,12 @@ class MatchStatus(models.TextChoices):
     ABORTED = "aborted", _("aborted")
 
 
+class UnratedWhy(models.TextChoices):
+    """Why a table asked for as rated was played unrated."""
+
+    SAME_PEOPLE = "same-people", _("the same people again")
+
+
 # A running game can still change (games/play); every other one is over.
 RUNNING = (MatchStatus.WAITING, MatchStatus.PLAYING)
 OVER = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED, MatchStatus.ABORTED)
@@ -70,6 +76,9 @@ class Match(models.Model):
     pairs = models.BooleanField(_("pairs (2 against 2)"), default=False)
     turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), default=30)
     rated = models.BooleanField(_("rated"), default=True)
+    # Why a table asked for as rated is played unrated (RULES.md 10), decided as it starts.
+    unrated_why = models.CharField(_("why unrated"), max_length=16, blank=True, default="",
+                                   choices=UnratedWhy.choices)
     private = models.BooleanField(_("private"), default=False)
     # The secret part of a private table's invitation link.
     invite_token = models.CharField(_("invitation token"), max_length=32, unique=True, default=new_invite_token, editable=False)

@@ -79,6 +79,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the path, the query or the form (kozel_site/text.py).
+    "kozel_site.text.InvalidTextMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -256,6 +258,10 @@ KOZEL_CLOCK_INTERVAL = float(ENV.get("KOZEL_CLOCK_INTERVAL", "0.25"))
 # a turn whose time ran out meanwhile gets its full time again (RULES.md 9).  Several
 # ticks, so that a slow sweep on a busy machine is not taken for an outage.
 KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
+# The same for a clock's first sweep after its process started: a beat older than this
+# means no other clock kept time while it started (a restart of the only server, which
+# takes longer than this), so the turns running get their full time again too.
+KOZEL_CLOCK_RESTART = float(ENV.get("KOZEL_CLOCK_RESTART", "1"))
 
 # One more game after a game (games/lobby/rematch.py): seconds its people have to accept
 # it, and seconds one of them may be away from the game's page (no socket open to its

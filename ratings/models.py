@@ -7,6 +7,7 @@ sum still equals the rating, the history says honestly what happened and when, a
 nothing is ever rewritten.
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -120,3 +121,54 @@ class RatingTotal(models.Model):
 
     def __str__(self):
         return f"{self.player} {self.period} {self.start}: {self.points}"
+
+
+class Departure(models.Model):
+    """A person timed out of or left a rated game (aborted ones included): what the bar
+    on leavers counts (RULES.md 10, ratings.limits).  Written with the game's end."""
+
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE,
+                               related_name="departures", verbose_name=_("player"))
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE,
+                                 related_name="departure", verbose_name=_("match"))
+    reason = models.CharField(_("reason"), max_length=16)  # the rules' "timeout" or "left"
+    at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("departure from a rated game")
+        verbose_name_plural = _("departures from rated games")
+        indexes = [models.Index(fields=["player", "at"], name="departure_player_idx")]
+
+    def __str__(self):
+        return f"{self.player} #{self.match_id} {self.reason}"
+
+
+class Bar(models.Model):
+    """A leaver may not sit down at a rated table until ``until`` (RULES.md 10), unless a
+    moderator lifts it before (the reason is in the moderation log)."""
+
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE,
+                               related_name="bars", verbose_name=_("player"))
+    since = models.DateTimeField(_("from"), default=timezone.now)
+    until = models.DateTimeField(_("until"))
+    # When it stopped holding: its time ran out (the clock's sweep notes it) or a
+    # moderator lifted it (``lifted_by``).  Null while it holds.
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True, related_name="+",
+                                  verbose_name=_("lifted by"))
+
+    class Meta:
+        verbose_name = _("bar from rated tables")
+        verbose_name_plural = _("bars from rated tables")
+        ordering = ["-since", "-id"]
+        indexes = [models.Index(fields=["player", "-until"], name="bar_player_idx")]
+        constraints = [models.CheckConstraint(condition=Q(until__gt=F("since")),
+                                              name="bar_ends_after_it_starts")]
+
+    @property
+    def length(self):
+        return self.until - self.since
+
+    def __str__(self):
+        return f"{self.player} {self.since:%Y-%m-%d %H:%M} - {self.until:%Y-%m-%d %H:%M}"

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from games.lobby.tables import current_match
 from games.models import Match, MatchStatus, Seat
+from ratings import limits
 
 # A lobby longer than this is not read by anyone; the count says how many more wait.
 MAX_LISTED = 50
@@ -38,6 +39,9 @@ class TableRow:
     match: Match
     names: list[str | None]  # by seat number; None is a free seat
     mine: bool
+    # A rated table whose game would be played unrated if the viewer sat down (the same
+    # people again, RULES.md 10): said in the row, before anyone joins.
+    unrated_again: bool = False
 
     @property
     def taken(self) -> int:
@@ -59,6 +63,17 @@ def table_row(match: Match, user) -> TableRow:
         names[seat.number] = seat.name
         mine = mine or (user.is_authenticated and seat.user_id == user.pk)
     return TableRow(match=match, names=names, mine=mine)
+
+
+def mark_unrated_again(rows: list[TableRow], user) -> list[TableRow]:
+    """Mark the rated rows whose game would be unrated with the viewer at it."""
+    rated = {row.match.pk: [s.user_id for s in row.match.seats.all()]
+             for row in rows if row.match.rated}
+    viewer = user.pk if user.is_authenticated else None
+    again = limits.tables_unrated_again(rated, viewer) if rated else set()
+    for row in rows:
+        row.unrated_again = row.match.pk in again
+    return rows
 
 
 def open_requests():
@@ -118,7 +133,7 @@ def lobby_context(user, started_since=None, entered_room=None) -> dict:
     the viewer has been in its room already (``entered_room``, games.lobby.visits): then
     they came to the lobby on purpose."""
     requests = open_requests()
-    rows = [table_row(match, user) for match in requests[:MAX_LISTED]]
+    rows = mark_unrated_again([table_row(match, user) for match in requests[:MAX_LISTED]], user)
     more = max(0, requests.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
     current = None
     just_started = False
@@ -127,13 +142,14 @@ def lobby_context(user, started_since=None, entered_room=None) -> dict:
         if match is not None:
             match = (Match.objects.select_related("created_by")
                      .prefetch_related(seats_prefetch()).get(pk=match.pk))
-            current = table_row(match, user)
+            current = mark_unrated_again([table_row(match, user)], user)[0]
             started = match.started_at if match.status == MatchStatus.PLAYING else None
             just_started = started is not None and match.pk != entered_room and (
                 timezone.now() - started < JUST_STARTED
                 or (started_since is not None and started >= started_since))
     playing, more_playing = playing_rows()
     return {"requests": rows, "more": more, "current": current, "just_started": just_started,
+            "bar": limits.bar_of(user),
             "playing": playing, "more_playing": more_playing,
             "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
 

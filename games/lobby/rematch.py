@@ -43,6 +43,7 @@ from games.play import notify, seeds
 from games.play.errors import PlayError
 from games.play.events import GameEnded
 from games.live import caps
+from ratings import limits
 
 # How long the sweep remembers when it first found a person away from the room (seconds).
 AWAY_MARK_KEPT = 15 * 60
@@ -75,6 +76,11 @@ def view(rematch: Rematch, seats: list[Seat] | None = None) -> dict:
         "game": rematch.game_id, "status": rematch.status, "reason": rematch.reason,
         "by": names.get(rematch.withdrawn_by_id, ""),
         "table": rematch.table_id, "commitment": table.commitment if table else "",
+        # Said before it starts: a rated game of people who have played together too
+        # often is played unrated (RULES.md 10, the same people again).
+        "rated": bool(table and table.rated),
+        "unrated_again": bool(table and table.rated and rematch.status == RematchStatus.OPEN
+                              and limits.same_people_again([s.user_id for s in seats])),
         "playing": table is not None and table.status == MatchStatus.PLAYING,
         "expires_ms": int(rematch.expires_at.timestamp() * 1000),
         "people": sorted(people, key=lambda p: p["seat"]),
@@ -150,6 +156,7 @@ def accept(game_id: int, user, client_seed: str | None = None,
     if str(user.pk) in rematch.accepted:
         raise PlayError(_("You have accepted already."), "answered")
     check_free(user)
+    limits.check_not_barred(user, rematch.table is not None and rematch.table.rated)
     rematch.accepted[str(user.pk)] = {"client_seed": client_seed, "address": address}
     if all(s.is_bot or str(s.user_id) in rematch.accepted for s in seats):
         _sit_down(rematch, seats)

@@ -23,6 +23,7 @@ from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECON
                           MatchStatus, Seat)
 from games.play import notify, seeds
 from games.play.errors import PlayError
+from ratings import limits
 
 BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
 
@@ -58,6 +59,7 @@ def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
     _check_options(players, fish, turn_seconds, pairs)
     client_seed = seeds.client_seed(client_seed)
     _lock_person(user)
+    limits.check_not_barred(user, fields.get("rated", False))
     _sitting_down(user)
     match = seatless_table(created_by=user, seats_count=players, fish=fish,
                            turn_seconds=turn_seconds, pairs=pairs, **fields)
@@ -99,6 +101,7 @@ def join_request(user, match_id: int, invite_token: str | None = None,
     if match.private and not (invite_token and secrets.compare_digest(invite_token,
                                                                        match.invite_token)):
         raise PlayError(_("This table is private: you need its invitation link."), "private")
+    limits.check_not_barred(user, match.rated)
     _sitting_down(user)
     taken = set(match.seats.values_list("number", flat=True))
     number = min(set(range(match.seats_count)) - taken)

@@ -29,6 +29,7 @@ from games.models import Match, MatchStatus
 from games.play.errors import PlayError
 from games.lobby import visits
 from kozel_site.clientaddress import client_address
+from ratings import limits
 
 
 def _go(request, url):
@@ -171,10 +172,12 @@ def invite(request, token):
         if not request.user.is_authenticated:
             return _to_login(request, request.path)
         return _join(request, match.pk, token)
-    row = lobby_list.table_row(match, request.user)
+    row = lobby_list.mark_unrated_again([lobby_list.table_row(match, request.user)],
+                                        request.user)[0]
     return render(request, "games/invite.html", {
         "row": row,
         "match": match,
         "open": match.status == MatchStatus.WAITING,
         "login_next": request.path,
+        "bar": limits.bar_of(request.user),
     })

@@ -23,7 +23,7 @@ from games.lobby import service as lobby
 from games.play import notify, service as services
 from games.play.errors import PlayError
 from games.models import RUNNING, ChatMessage, ChatSilence, Match, MatchStatus
-from ratings import services as ratings
+from ratings import limits, services as ratings
 
 REASON_MIN, REASON_MAX = 3, 500
 ENDED = (MatchStatus.FINISHED, MatchStatus.INTERRUPTED)
@@ -151,6 +151,16 @@ def reactivate_player(person: User, moderator, reason: str) -> None:
     person.is_active = True
     ratings.set_listed(Player.objects.get(user=person), True)
     _log(moderator, ModeratorAction.Kind.REACTIVATE, reason, person=person)
+
+
+@transaction.atomic
+def lift_bar(person: User, moderator, reason: str) -> None:
+    """Let a leaver sit down at rated tables again before their bar ends (RULES.md 10)."""
+    reason = _check(moderator, reason)
+    bar = limits.bar_of(person)
+    if bar is None or not limits.lift(bar, moderator):
+        raise ModerationError(_("This player is not barred from rated tables."))
+    _log(moderator, ModeratorAction.Kind.LIFT_BAR, reason, person=person)
 
 
 # -- chat -------------------------------------------------------------------------------

@@ -18,4 +18,5 @@ urlpatterns = [
     path("moderation/chat/mute/<str:login>/", views.chat_mute, name="chat_mute"),
     path("moderation/players/", views.find_player, name="find_player"),
     path("moderation/players/<str:login>/", views.player, name="player"),
+    path("moderation/players/<str:login>/lift-bar/", views.lift_bar, name="lift_bar"),
 ]

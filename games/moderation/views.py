@@ -22,6 +22,7 @@ from games.moderation import service as moderation
 from games.moderation import suspicious as signs
 from games.lobby import service as requests
 from games.models import RUNNING, Match, RematchStatus, Seat, match_number
+from ratings import limits
 from ratings.ladder import find_login, logins_starting
 
 RUNNING_PER_PAGE = 50
@@ -148,12 +149,23 @@ def player(request, login):
         return redirect("moderation:player", person.username)
     return render(request, "games/moderation/player.html", {
         "person": person, "player": person.player, "reason_form": ReasonForm(),
+        "bar": limits.bar_of(person),
+        "bars": person.player.bars.select_related("lifted_by")[:20],
         "current": requests.current_match(person),
         "actions": person.moderated.select_related("moderator"),
         "may_act": person.pk != request.user.pk
         and (request.user.is_superuser or not (person.is_staff or person.is_superuser)),
     })
 
+
+@require_POST
+@moderator_required
+def lift_bar(request, login):
+    """Lift a leaver's bar from rated tables, with a reason (RULES.md 10)."""
+    person = get_object_or_404(User.objects.by_login(login))
+    _act(request, _("The bar is lifted: the player may sit down at rated tables again."),
+         moderation.lift_bar, person)
+    return redirect("moderation:player", person.username)
 
 
 class ChatMuteForm(ReasonForm):

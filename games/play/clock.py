@@ -9,7 +9,10 @@ embedded setup (kozel_site/asgi.py) and as ``manage.py clock`` when scaled out.
 Every sweep first beats: it records its time in the one ClockBeat row, which so holds
 the latest sweep of any clock.  A clock that finds the beat older than
 KOZEL_CLOCK_OUTAGE, or none at all (no clock has ever run), knows the site was down and
-first gives every turn that ran out meanwhile its full time again (RULES.md 9).
+first gives every turn that was running meanwhile its full time again, whether or not it
+ran out (RULES.md 9).  A clock's first sweep after its process started is stricter: a
+beat older than KOZEL_CLOCK_RESTART means no other clock kept time while this one was
+starting -- a restart of the only server, however short -- and counts as an outage too.
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from kozel_site.runtime.daphne import when_serving
 log = logging.getLogger(__name__)
 
 
-def beat(now=None) -> bool:
+def beat(now=None, starting: bool = False) -> bool:
     """Record this sweep's time; before that, if no clock has swept for longer than
-    KOZEL_CLOCK_OUTAGE (or ever), give the turns that ran out meanwhile their time again.
-    Whether there was such an outage.
+    KOZEL_CLOCK_OUTAGE (or ever; or, for the first sweep of a clock that has just
+    started, ``starting``, for longer than KOZEL_CLOCK_RESTART), give every running turn
+    its full time again.  Whether there was such an outage.
 
     The beat row is locked while this is decided (on PostgreSQL; SQLite has one writer
     anyway), so of several clocks coming back at once one gives the time and the others
@@ -45,11 +49,11 @@ def beat(now=None) -> bool:
         last = ClockBeat.objects.select_for_update().filter(pk=1).first()
         if last is None:  # the first clock ever (or the row was cleared): it cannot know
             last, _created = ClockBeat.objects.get_or_create(pk=1)
-        outage = (last.beat_at is None
-                  or now - last.beat_at > timedelta(seconds=settings.KOZEL_CLOCK_OUTAGE))
+        limit = settings.KOZEL_CLOCK_RESTART if starting else settings.KOZEL_CLOCK_OUTAGE
+        outage = last.beat_at is None or now - last.beat_at > timedelta(seconds=limit)
         if outage:
             given = service.give_time_again(now)
-            log.info("clock: no clock since %s; %d turn(s) given their time again",
+            log.info("clock: no clock since %s; %d running turn(s) given their time again",
                      last.beat_at or "ever", given)
         # Never back: a sweep that waited here for the row while another clock beat (or
         # gave an outage's time, which takes a while) holds an older ``now``.
@@ -71,11 +75,12 @@ def every_sweep(sweep: Sweep) -> Sweep:
     return sweep
 
 
-def sweep_once(now=None) -> int:
+def sweep_once(now=None, starting: bool = False) -> int:
     """Beat, then handle every match due ``now`` (returns how many were acted on), then run
-    the sweeps registered with ``every_sweep``."""
+    the sweeps registered with ``every_sweep``.  ``starting``: the first sweep of a clock
+    that has just started (``beat``)."""
     now = now or timezone.now()
-    beat(now)
+    beat(now, starting)
     acted = 0
     for match_id in service.due_match_ids(now):
         try:
@@ -90,11 +95,11 @@ def sweep_once(now=None) -> int:
     return acted
 
 
-def _sweep_collecting() -> list:
+def _sweep_collecting(starting: bool = False) -> list:
     # The sweep's notices are sent by run() on the event loop (games.play.notify.collected).
     close_old_connections()
     with notify.collected() as notices:
-        sweep_once()
+        sweep_once(starting=starting)
     return notices
 
 
@@ -104,9 +109,11 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
     sweep = database_call(_sweep_collecting)
+    starting = True  # until a sweep has beaten: this clock has just started
     while stop is None or not stop.is_set():
         try:
-            await notify.send_collected(await sweep())
+            await notify.send_collected(await sweep(starting))
+            starting = False
         except Exception:
             log.exception("clock: sweep failed; trying again")
         await asyncio.sleep(interval)

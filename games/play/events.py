@@ -1,4 +1,4 @@
-"""The game's end, told to whoever subscribed (DESIGN.md, a change end to end).
+"""A game's start and end, told to whoever subscribed (DESIGN.md, a change end to end).
 
 ``games.play`` knows nothing of the contexts above it.  They subscribe when the site
 loads (``games.apps``): ratings writes a rated game's rating records, the lobby offers
@@ -28,6 +28,36 @@ class GameEnded:
     goats: tuple[int, ...]
     at: datetime               # when it ended
     aborted: bool              # interrupted before its first round ended: no rating records
+
+
+@dataclass(frozen=True)
+class GameStarting:
+    """A full table is about to be dealt its first round (games.play.service.start, inside
+    the transaction that starts it).  A subscriber may say the game cannot count for the
+    ratings: ratings does when the same people have played together too often (RULES.md
+    10).  ``match`` is the waiting table, its seats taken."""
+
+    match: Match
+    at: datetime
+
+
+# A starting handler answers why the game must be played unrated, or None.
+StartingHandler = Callable[[GameStarting], "str | None"]
+_game_starting: list[StartingHandler] = []
+
+
+def on_game_starting(handler: StartingHandler) -> StartingHandler:
+    """Ask ``handler(event)`` before every game starts from now on (once per handler)."""
+    if handler not in _game_starting:
+        _game_starting.append(handler)
+    return handler
+
+
+def game_starting(event: GameStarting) -> str | None:
+    """Ask every subscriber (inside the starting transaction); the first reason given for
+    playing the game unrated, or None."""
+    reasons = [handler(event) for handler in list(_game_starting)]
+    return next((reason for reason in reasons if reason), None)
 
 
 Handler = Callable[[GameEnded], None]

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.models import RUNNING, Match, MatchStatus, MoveKind
-from games.play import bots, finish, store
+from games.play import bots, events, finish, store
 from games.play.errors import PlayError
 from games.rules import fair
 
@@ -189,10 +189,17 @@ def _deal(match: Match, state: rules.GameState, deal: rules.Deal | None = None,
 
 
 def start(match: Match) -> int:
-    """Deal the first round of a full table (inside the lobby's transaction)."""
+    """Deal the first round of a full table (inside the lobby's transaction).  The
+    subscribers of the start decide first whether a rated table may count (RULES.md 10:
+    the same people again); if not, it is played unrated and says why."""
+    now = timezone.now()
+    fields = {"status": MatchStatus.PLAYING, "started_at": now}
+    if match.rated:
+        why = events.game_starting(events.GameStarting(match, now))
+        if why:
+            fields.update(rated=False, unrated_why=why)
     state = rules.new_game(match.variant)
-    return store.commit(_deal(match, state, status=MatchStatus.PLAYING,
-                              started_at=timezone.now()))
+    return store.commit(_deal(match, state, **fields))
 
 
 def deal_round(match_id: int, deal: rules.Deal) -> int:
@@ -264,13 +271,13 @@ def due_match_ids(now=None, limit: int = 200) -> list[int]:
 
 def give_time_again(now=None) -> int:
     """After an outage of every clock (RULES.md 9, the site's own downtime): every running
-    match whose deadline has passed gets its full time again, counted from ``now`` -- the
-    player to move their turn time, a bot its delay, a pause its length.  Whatever is due
-    when a clock comes back ran out while none was keeping time (a running clock would
-    have acted on it).  How many matches were given time."""
+    match gets its full time again, counted from ``now`` -- the player to move their
+    turn time, a bot its delay, a pause its length -- whether or not it ran out: every
+    turn running now was running while no clock kept time, and its player's page needs
+    a moment to reconnect.  How many matches were given time."""
     now = now or timezone.now()
     given = 0
-    for match in Match.objects.filter(status=MatchStatus.PLAYING, deadline__lte=now):
+    for match in Match.objects.filter(status=MatchStatus.PLAYING, deadline__isnull=False):
         state = rules.GameState.from_json(match.state)
         given += store.move_deadline(match, now + _time_for(match, state))
     return given

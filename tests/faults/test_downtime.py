@@ -69,3 +69,64 @@ def test_three_clocks_on_the_embedded_database_coming_back_at_once_give_the_turn
         for clock in clocks:
             clock.stop()
         server.stop()
+
+
+def five_second_restart_times_out_nobody(make_user, name, kill, start, log_tail):
+    """Issue 39: a server killed (SIGKILL) 1 s into a 10 s turn and started again 5 s
+    later.  The turn had time left when the site came back, so the old rule kept its
+    deadline and the page, still reconnecting, was timed out.  Now every turn running
+    while no server kept the clock gets its full time again from the return (RULES.md 9),
+    and a clock that has just started notices an outage shorter than a turn."""
+    import time
+
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.lobby import service as requests
+    from games.models import ClockBeat, Match, MatchStatus
+    from tests.waiting import wait_for
+
+    masha, alex = make_user(f"{name}1"), make_user(f"{name}2")
+    match = requests.create_request(masha, players=2, turn_seconds=10)
+    requests.join_request(alex, match.pk)
+    match.refresh_from_db()
+    first_deadline = match.deadline
+    assert wait_for(lambda: ClockBeat.objects.filter(
+        beat_at__gte=match.started_at).exists()), log_tail()
+    time.sleep(max(0.0, 1 - (timezone.now() - match.started_at).total_seconds()))
+    kill()
+    killed = timezone.now()
+    time.sleep(5)
+    start()
+    assert wait_for(lambda: ClockBeat.objects.filter(
+        beat_at__gte=killed + timedelta(seconds=5)).exists()), log_tail()
+    match.refresh_from_db()
+    assert match.deadline >= killed + timedelta(seconds=15), log_tail()
+    # Past the turn's first deadline (and the time it had left when the server died),
+    # nobody is timed out.
+    time.sleep(max(0.0, (first_deadline - timezone.now()).total_seconds() + 1.5))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.PLAYING, log_tail()
+    assert not match.moves.filter(kind="timeout").exists()
+    assert Match.objects.get(pk=match.pk).deadline == match.deadline
+
+
+def test_a_five_second_restart_of_the_embedded_server_times_out_nobody(server, make_user):
+    five_second_restart_times_out_nobody(make_user, "r5", server.kill, server.start,
+                                         server.log_tail)
+
+
+def test_a_five_second_restart_of_the_scaled_out_site_times_out_nobody(scaled_out, make_user):
+    (daphne,), clock = scaled_out(servers=1)
+
+    def kill():
+        clock.kill()
+        daphne.kill()
+
+    def start():
+        daphne.start()
+        clock.start()
+
+    five_second_restart_times_out_nobody(make_user, "r5s", kill, start,
+                                         lambda: clock.log_tail() + "\n" + daphne.log_tail())

@@ -131,3 +131,38 @@ def test_a_move_made_after_the_time_was_given_again_is_not_overwritten(make_user
     match.refresh_from_db()
     assert match.deadline == read.deadline + TICK
     assert service.give_time_again(match.deadline + TICK) == 1
+
+
+def test_a_turn_still_running_after_an_outage_gets_its_full_time_again_too(make_user):
+    """RULES.md 9's decision: every turn that was running while no clock kept time gets
+    its full time again, whether or not it ran out -- here 6 s of a 10 s turn were left
+    when the clock came back after 4 s away."""
+    match = a_started_game(make_user, "cr")
+    deadline = match.deadline
+    start = deadline - timedelta(seconds=TURN)
+    keep_time(start, start)  # one beat at the turn's start, then nothing for 4 s
+    back = start + timedelta(seconds=4)
+    clock.sweep_once(back)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.PLAYING
+    assert match.deadline == back + timedelta(seconds=TURN)
+
+
+def test_a_clock_that_has_just_started_notices_a_restart_shorter_than_the_outage_limit(
+        make_user, settings):
+    """A restart of the only server takes a second or more: its clock's first sweep finds
+    the last beat older than KOZEL_CLOCK_RESTART (1 s) and gives the running turn its
+    time again, though the gap is under KOZEL_CLOCK_OUTAGE (3 s)."""
+    settings.KOZEL_CLOCK_RESTART = 1
+    match = a_started_game(make_user, "cs")
+    start = match.deadline - timedelta(seconds=TURN)
+    keep_time(start, start)
+    back = start + timedelta(seconds=1.5)
+    clock.sweep_once(back, starting=True)
+    match.refresh_from_db()
+    assert match.deadline == back + timedelta(seconds=TURN)
+    # A clock starting beside others that keep time (a beat 0.2 s old) is no outage.
+    given = match.deadline
+    clock.sweep_once(back + timedelta(seconds=0.2), starting=True)
+    match.refresh_from_db()
+    assert match.deadline == given
