@@ -10,8 +10,9 @@ class GamesConfig(AppConfig):
         # The contexts above games.play subscribe to what it tells (DESIGN.md): the lobby
         # offers one more game at a game's end and withdraws the offers whose time is up
         # with the clock's sweep.  (ratings subscribes in its own app.)
-        from games.lobby import rematch
+        from games.lobby import formseeds, rematch
         from games.play import clock, events
 
         events.on_game_ended(rematch.offer_after)
         clock.every_sweep(rematch.sweep)
+        clock.every_sweep(formseeds.sweep)  # the seeds drawn for forms never sent

@@ -487,3 +487,26 @@ class ChatSilence(models.Model):
         verbose_name = _("chat mute by a moderator")
         verbose_name_plural = _("chat mutes by moderators")
         indexes = [models.Index(fields=["person", "-until"], name="chatsilence_person_idx")]
+
+
+class FormSeed(models.Model):
+    """The server seed drawn for one lobby form (a request, a bots' table) when the form
+    is shown, so that its commitment is on the page before the person gives a client
+    seed (RECORD.md, kozel-fair/1).  The form's post takes it by its token, once
+    (games/lobby/formseeds.py); then it is the table's, and this row is gone."""
+
+    token = models.CharField(_("token"), max_length=43, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+", verbose_name=_("user"))
+    form = models.CharField(_("form"), max_length=8)
+    server_seed = models.BinaryField(_("server seed"), editable=False)
+    commitment = models.CharField(_("commitment"), max_length=64, editable=False)
+    created_at = models.DateTimeField(_("drawn"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("seed drawn for a form")
+        verbose_name_plural = _("seeds drawn for forms")
+        indexes = [models.Index(fields=["created_at"], name="formseed_created_idx")]
+
+    def __str__(self):
+        return f"{self.form} {self.commitment[:12]}"

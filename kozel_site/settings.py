@@ -262,6 +262,9 @@ KOZEL_CLOCK_OUTAGE = float(ENV.get("KOZEL_CLOCK_OUTAGE", "3"))
 # means no other clock kept time while it started (a restart of the only server, which
 # takes longer than this), so the turns running get their full time again too.
 KOZEL_CLOCK_RESTART = float(ENV.get("KOZEL_CLOCK_RESTART", "1"))
+# Seconds a lobby form's server seed (its deal's commitment, shown with the form) may
+# wait for the form to be sent (games/lobby/formseeds.py).
+KOZEL_FORM_SEED_SECONDS = float(ENV.get("KOZEL_FORM_SEED_SECONDS", str(6 * 3600)))
 
 # One more game after a game (games/lobby/rematch.py): seconds its people have to accept
 # it, and seconds one of them may be away from the game's page (no socket open to its

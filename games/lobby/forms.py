@@ -74,6 +74,12 @@ def _client_seed_field():
     )
 
 
+def _seed_field():
+    # The token of the server seed drawn for this form when it was shown, whose
+    # commitment the form shows (games/lobby/formseeds.py); the view takes it.
+    return forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+
 class RequestForm(_OneVariant, forms.Form):
     """A game request ("заявка"): the table's size and terms."""
 
@@ -88,6 +94,7 @@ class RequestForm(_OneVariant, forms.Form):
         help_text=_("Not listed in the lobby: you get an invitation link to send."),
     )
     client_seed = _client_seed_field()
+    seed = _seed_field()
 
 
 class BotsForm(_OneVariant, forms.Form):
@@ -98,6 +105,7 @@ class BotsForm(_OneVariant, forms.Form):
     pairs = _pairs_field()
     turn_seconds = _turn_seconds_field()
     client_seed = _client_seed_field()
+    seed = _seed_field()
 
     def __init__(self, *args, **kwargs):
         # Both forms share field names on one page: distinct ids keep the labels right.

@@ -8,7 +8,8 @@ from django import forms
 
 # A client seed is the person's fresh randomness for one table (kozel-fair/1): a
 # remembered one would deal every next table from the same seed.
-NOT_REMEMBERED = {"client_seed"}
+# Nor is the token of the server seed drawn for the form (games/lobby/formseeds.py).
+NOT_REMEMBERED = {"client_seed", "seed"}
 
 
 def initial(user, name: str, form_class: type[forms.Form]) -> dict:

@@ -54,14 +54,14 @@ def _sitting_down(user) -> None:
 
 
 def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
-               client_seed=None, **fields) -> Match:
+               client_seed=None, server_seed=None, **fields) -> Match:
     """A new table with ``user`` in seat 0, once the options and the person are checked."""
     _check_options(players, fish, turn_seconds, pairs)
     client_seed = seeds.client_seed(client_seed)
     _lock_person(user)
     limits.check_not_barred(user, fields.get("rated", False))
     _sitting_down(user)
-    match = seatless_table(created_by=user, seats_count=players, fish=fish,
+    match = seatless_table(server_seed, created_by=user, seats_count=players, fish=fish,
                            turn_seconds=turn_seconds, pairs=pairs, **fields)
     seat_person(match, 0, user, address, client_seed)
     return match
@@ -70,12 +70,14 @@ def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
 @transaction.atomic
 def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
                    rated: bool = True, private: bool = False, pairs: bool = False,
-                   address: str | None = None, client_seed: str | None = None) -> Match:
+                   address: str | None = None, client_seed: str | None = None,
+                   server_seed: bytes | None = None) -> Match:
     """Open a game request with its creator in seat 0; ``pairs`` for four as two pairs;
     ``address`` is the client's, ``client_seed`` theirs (one is made for them if they
-    gave none)."""
+    gave none); ``server_seed`` the one drawn for the form they sent
+    (games/lobby/formseeds.py), else one is drawn now."""
     match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
-                       client_seed=client_seed,
+                       client_seed=client_seed, server_seed=server_seed,
                        rated=rated, private=private)
     if not private:
         notify.lobby_changed()
@@ -131,11 +133,12 @@ def leave_request(user, match_id: int) -> None:
 @transaction.atomic
 def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30,
                    pairs: bool = False, address: str | None = None,
-                   client_seed: str | None = None) -> Match:
-    """A table of ``players`` seats, the person in seat 0 and bots in the rest; never rated."""
+                   client_seed: str | None = None, server_seed: bytes | None = None) -> Match:
+    """A table of ``players`` seats, the person in seat 0 and bots in the rest; never
+    rated.  ``server_seed``: as for ``create_request``."""
     # Not private: anyone may watch it (it starts at once, so it never shows as a request).
     match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
-                       client_seed=client_seed,
+                       client_seed=client_seed, server_seed=server_seed,
                        rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
         seat_bot(match, number, name)

@@ -44,10 +44,11 @@ def seat_bot(match: Match, number: int, name: str) -> Seat:
                                client_seed=seeds.bot_client_seed(number))
 
 
-def seatless_table(**fields) -> Match:
-    """A new table without seats; its server seed is drawn now, so that its commitment
-    is public from the first moment."""
-    return Match.objects.create(**seeds.seed_fields(), **fields)
+def seatless_table(server_seed: bytes | None = None, **fields) -> Match:
+    """A new table without seats, with ``server_seed`` (drawn when its form was shown,
+    games/lobby/formseeds.py) or else one drawn now, so that its commitment is public
+    from the first moment."""
+    return Match.objects.create(**seeds.seed_fields(server_seed), **fields)
 
 
 def start_table(match: Match) -> None:

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
@@ -23,7 +24,7 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.lobby import listing as lobby_list
-from games.lobby import remembered, service as requests
+from games.lobby import formseeds, remembered, service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
 from games.play.errors import PlayError
@@ -67,13 +68,29 @@ def player_required(view):
     return wrapped
 
 
+def _with_seed(request, form, form_class, name):
+    """The form, carrying the token of a server seed drawn for it now; and that seed,
+    whose commitment the page shows beside the client seed (kozel-fair/1)."""
+    user = request.user
+    if not user.is_authenticated:
+        return form or form_class(initial=remembered.initial(user, name, form_class)), None
+    drawn = formseeds.draw(user, name)
+    if form is None:
+        form = form_class(initial=dict(remembered.initial(user, name, form_class),
+                                       seed=drawn.token))
+    else:  # sent back with errors: its seed was not taken; it shows a new one anyway
+        form.data = form.data.copy()
+        form.data["seed"] = drawn.token
+    return form, drawn
+
+
 def _lobby_page(request, create_form=None, bots_form=None):
     context = lobby_list.lobby_context(request.user,
                                        entered_room=visits.entered(request.session))
-    user = request.user
-    context.update(
-        create_form=create_form or RequestForm(initial=remembered.initial(user, "request", RequestForm)),
-        bots_form=bots_form or BotsForm(initial=remembered.initial(user, "bots", BotsForm)))
+    create_form, create_seed = _with_seed(request, create_form, RequestForm, formseeds.REQUEST)
+    bots_form, bots_seed = _with_seed(request, bots_form, BotsForm, formseeds.BOTS)
+    context.update(create_form=create_form, bots_form=bots_form,
+                   create_seed=create_seed, bots_seed=bots_seed)
     current = context["current"]
     if current and current.match.private and current.match.status == MatchStatus.WAITING:
         # Outside the live list (which is rendered without a request), so the link can
@@ -95,9 +112,13 @@ def create_request(request):
     if not form.is_valid():
         return _lobby_page(request, create_form=form)
     remembered.remember(request.user, "request", form)
+    terms = dict(form.cleaned_data)
+    token = terms.pop("seed")
     try:
-        match = requests.create_request(request.user, address=client_address(request),
-                                        **form.cleaned_data)
+        with transaction.atomic():  # the seed is taken only if the table is made
+            seed = formseeds.take(request.user, formseeds.REQUEST, token)
+            match = requests.create_request(request.user, address=client_address(request),
+                                            server_seed=seed, **terms)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())
@@ -117,9 +138,13 @@ def play_with_bots(request):
     if not form.is_valid():
         return _lobby_page(request, bots_form=form)
     remembered.remember(request.user, "bots", form)
+    terms = dict(form.cleaned_data)
+    token = terms.pop("seed")
     try:
-        match = requests.play_with_bots(request.user, address=client_address(request),
-                                        **form.cleaned_data)
+        with transaction.atomic():
+            seed = formseeds.take(request.user, formseeds.BOTS, token)
+            match = requests.play_with_bots(request.user, address=client_address(request),
+                                            server_seed=seed, **terms)
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())

@@ -33,9 +33,10 @@ def bot_client_seed(seat: int) -> str:
     return str(seat)
 
 
-def seed_fields() -> dict:
-    """A new request's seed and its commitment, as Match fields."""
-    seed = new_server_seed()
+def seed_fields(seed: bytes | None = None) -> dict:
+    """A server seed (a new one unless ``seed`` is given) and its commitment, as Match
+    fields."""
+    seed = seed if seed is not None else new_server_seed()
     return {"server_seed": seed, "commitment": fair.commitment(seed)}
 
 
@@ -52,3 +53,16 @@ def client_seed(given: object) -> str:
     if not fair.valid_client_seed(given):
         raise PlayError(invalid_client_seed_message(), "invalid")
     return given
+
+
+def revealed(match, client_seeds: list[str] | None = None) -> dict | None:
+    """The record's ``fair`` block of a game that is over (RECORD.md): its commitment,
+    its server seed, now revealed, and every seat's client seed; None while it waits or
+    runs -- the seed would tell every hand and the bazaar -- and for a match made before
+    seeds existed.  Every page and record that shows a seed takes it from here."""
+    if match.server_seed is None or not match.is_over:
+        return None
+    return {"scheme": fair.SCHEME, "commitment": match.commitment,
+            "server_seed": bytes(match.server_seed).hex(),
+            "client_seeds": list(client_seeds if client_seeds is not None
+                                 else match.client_seeds)}

@@ -9,14 +9,10 @@ here.
 from __future__ import annotations
 
 from games.models import Match
-from games.rules import fair
+from games.play.seeds import revealed
 
 
 def fair_block(match: Match) -> dict | None:
     """The record's ``fair`` block of a game that is over; None while it waits or runs,
-    and for a match made before seeds existed."""
-    if match.server_seed is None or not match.is_over:
-        return None
-    return {"scheme": fair.SCHEME, "commitment": match.commitment,
-            "server_seed": bytes(match.server_seed).hex(),
-            "client_seeds": list(match.client_seeds)}
+    and for a match made before seeds existed (games.play.seeds.revealed)."""
+    return revealed(match)

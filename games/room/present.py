@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.models import Match, MatchStatus, RoundScore
+from games.play import seeds
 from games.rules.scoring import round_units, unit_round_points
 
 
@@ -44,6 +45,9 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "result": match.result, "state": state, "view": None, "players": [],
         "variant": variant,
+        # Once the game is over: its revealed seeds, to check every deal in the page.
+        "fair": seeds.revealed(match, [s.client_seed for s in sorted(seats, key=lambda s: s.number)])
+        if match.is_over else None,
     }
     if state is None:
         return context

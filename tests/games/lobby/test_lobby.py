@@ -10,6 +10,7 @@ from django.utils import timezone, translation
 from games.lobby import service as requests
 from games.lobby.listing import requests_fragment
 from games.models import Match, MatchStatus, Seat
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -156,7 +157,7 @@ def test_the_create_form_has_its_fields_and_defaults(logged_in_client):
 def test_creating_a_request_lists_it(client, make_user):
     masha = make_user("masha")
     client.force_login(masha)
-    response = client.post(CREATE, form_data(players="3", fish="one", turn_seconds="60"), follow=True)
+    response = post_form(client, CREATE, form_data(players="3", fish="one", turn_seconds="60"), follow=True)
     assert response.redirect_chain == [(LOBBY, 302)]
     match = Match.objects.get()
     assert (match.seats_count, match.fish, match.turn_seconds, match.rated, match.private) == (3, "one", 60, True, False)
@@ -167,14 +168,14 @@ def test_creating_a_request_lists_it(client, make_user):
 
 
 def test_an_unticked_rated_box_makes_an_unrated_request(logged_in_client):
-    logged_in_client.post(CREATE, form_data(rated=None))
+    post_form(logged_in_client, CREATE, form_data(rated=None))
     assert Match.objects.get().rated is False
 
 
 def test_a_private_request_shows_its_invitation_link_not_a_row(client, make_user):
     masha = make_user("masha")
     client.force_login(masha)
-    response = client.post(CREATE, form_data(private="on"), follow=True)
+    response = post_form(client, CREATE, form_data(private="on"), follow=True)
     match = Match.objects.get()
     assert match.private
     page = response.content.decode()
@@ -193,7 +194,7 @@ def test_a_private_request_shows_its_invitation_link_not_a_row(client, make_user
     ({"turn_seconds": "soon"}, "turn_seconds", "Введите целое число"),
 ])
 def test_the_form_refuses_bad_input_and_says_why(logged_in_client, fields, field, error):
-    response = logged_in_client.post(CREATE, form_data(**fields))
+    response = post_form(logged_in_client, CREATE, form_data(**fields))
     assert response.status_code == 200
     assert not Match.objects.exists()
     assert field in response.context["create_form"].errors
@@ -202,7 +203,7 @@ def test_the_form_refuses_bad_input_and_says_why(logged_in_client, fields, field
 
 
 def test_anonymous_visitors_cannot_create(client, db):
-    response = client.post(CREATE, form_data())
+    response = post_form(client, CREATE, form_data())
     assert response.status_code == 302 and response.url == "/accounts/login/?next=/"
     assert not Match.objects.exists()
 
@@ -212,7 +213,7 @@ def test_the_lobby_posts_need_the_csrf_token(make_user):
 
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(make_user("masha"))
-    assert strict.post(CREATE, form_data()).status_code == 403
+    assert post_form(strict, CREATE, form_data()).status_code == 403
     assert not Match.objects.exists()
 
 
@@ -264,12 +265,12 @@ def test_one_table_at_a_time(client, make_user):
     masha = make_user("masha")
     other = requests.create_request(make_user("alex"), players=2)
     client.force_login(masha)
-    client.post(CREATE, form_data(players="4"))
+    post_form(client, CREATE, form_data(players="4"))
     mine = Match.objects.get(created_by=masha)
 
-    for refused in (client.post(CREATE, form_data(), follow=True),
+    for refused in (post_form(client, CREATE, form_data(), follow=True),
                     client.post(join_url(other), follow=True),
-                    client.post(BOTS, {"players": "2", "fish": "all", "turn_seconds": "30"}, follow=True)):
+                    post_form(client, BOTS, {"players": "2", "fish": "all", "turn_seconds": "30"}, follow=True)):
         assert refused.redirect_chain == [(LOBBY, 302)]
         assert any("Вы уже сидите за столом" in m for m in messages_of(refused))
     assert Match.objects.filter(created_by=masha).count() == 1
@@ -376,7 +377,7 @@ def test_play_with_bots_starts_a_game_and_goes_to_the_room(client, make_user):
     page = page_of(client)
     form = re.search(r'<form[^>]*data-testid="play-bots".*?</form>', page, re.DOTALL).group(0)
     assert 'name="players" value="2"' in form and 'action="/games/bots/"' in form
-    response = client.post(BOTS, {"players": "3", "fish": "one", "turn_seconds": "30"})
+    response = post_form(client, BOTS, {"players": "3", "fish": "one", "turn_seconds": "30"})
     match = Match.objects.get()
     assert response.status_code == 302 and response.url == room_url(match)
     assert match.status == MatchStatus.PLAYING and match.seats_count == 3 and not match.rated
@@ -385,7 +386,7 @@ def test_play_with_bots_starts_a_game_and_goes_to_the_room(client, make_user):
 
 
 def test_play_with_bots_refuses_a_bad_size(logged_in_client):
-    response = logged_in_client.post(BOTS, {"players": "1", "fish": "all", "turn_seconds": "30"})
+    response = post_form(logged_in_client, BOTS, {"players": "1", "fish": "all", "turn_seconds": "30"})
     assert response.status_code == 200 and not Match.objects.exists()
     assert "players" in response.context["bots_form"].errors
 

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from games.lobby import service as requests
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def test_the_request_form_starts_from_the_last_request(client, make_user):
     client.force_login(masha)
     assert checked(client.get("/").content.decode(), "id_") == {
         "players": "4", "fish": "all", "turn_seconds": "30", "rated": "on"}
-    client.post("/games/new/", {"players": 3, "fish": "one", "turn_seconds": 45,
+    post_form(client, "/games/new/", {"players": 3, "fish": "one", "turn_seconds": 45,
                                    "private": "on"})
     requests.leave_request(masha, masha.seats.get().match_id)
     client.logout()
@@ -45,7 +46,7 @@ def test_the_request_form_starts_from_the_last_request(client, make_user):
 def test_the_bots_form_starts_from_the_last_table_with_bots(client, make_user):
     olya = make_user("olya")
     client.force_login(olya)
-    client.post("/games/bots/", {"players": 2, "fish": "one", "turn_seconds": 20})
+    post_form(client, "/games/bots/", {"players": 2, "fish": "one", "turn_seconds": 20})
     page = client.get("/").content.decode()
     assert checked(page, "bots_") == {"players": "2", "fish": "one", "turn_seconds": "20"}
     # The request form keeps its own defaults.
@@ -55,7 +56,7 @@ def test_the_bots_form_starts_from_the_last_table_with_bots(client, make_user):
 def test_a_refused_form_is_not_remembered(client, make_user):
     alex = make_user("alex")
     client.force_login(alex)
-    client.post("/games/new/", {"players": 3, "fish": "one", "turn_seconds": 5})
+    post_form(client, "/games/new/", {"players": 3, "fish": "one", "turn_seconds": 5})
     assert alex.player.__class__.objects.get(pk=alex.player.pk).table_terms == {}
 
 
@@ -63,7 +64,7 @@ def test_a_client_seed_is_never_remembered(client, make_user):
     """kozel-fair/1: each table gets the person's fresh seed, not the last one again."""
     vera = make_user("vera")
     client.force_login(vera)
-    client.post("/games/new/", {"players": 2, "fish": "all", "turn_seconds": 30,
+    post_form(client, "/games/new/", {"players": 2, "fish": "all", "turn_seconds": 30,
                                 "client_seed": "my-own-seed-42"})
     vera.player.refresh_from_db()
     assert "client_seed" not in vera.player.table_terms["request"]
@@ -74,10 +75,10 @@ def test_a_choice_of_pairs_is_remembered_by_both_forms(client, make_user):
     serg = make_user("serg")
     client.force_login(serg)
     assert "pairs" not in checked(client.get("/").content.decode(), "id_")
-    client.post("/games/new/", {"players": 4, "fish": "one", "turn_seconds": 40, "rated": "on",
+    post_form(client, "/games/new/", {"players": 4, "fish": "one", "turn_seconds": 40, "rated": "on",
                                 "pairs": "on"})
     requests.leave_request(serg, serg.seats.get().match_id)
-    client.post("/games/bots/", {"players": 4, "fish": "all", "turn_seconds": 25, "pairs": "on"})
+    post_form(client, "/games/bots/", {"players": 4, "fish": "all", "turn_seconds": 25, "pairs": "on"})
     page = client.get("/").content.decode()
     assert checked(page, "id_") == {"players": "4", "fish": "one", "turn_seconds": "40",
                                     "rated": "on", "pairs": "on"}

@@ -17,6 +17,7 @@ from accounts.moderators import GROUP_NAME
 from games.models import Match, MatchStatus
 from ratings.models import RatingRecord
 from tests.conftest import PASSWORD
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 FARM = "203.0.113.7"  # a documentation address (RFC 5737)
@@ -36,8 +37,7 @@ def sign_up(name: str) -> tuple[int, Client]:
 
 def farm_once(farmer: Client, helper: Client) -> Match:
     """The farmer opens a rated 2-seat table; the helper joins it and leaves at once."""
-    farmer.post(reverse("games:create_request"),
-                {"players": "2", "fish": "all", "turn_seconds": "10", "rated": "on"})
+    post_form(farmer, reverse("games:create_request"), {"players": "2", "fish": "all", "turn_seconds": "10", "rated": "on"})
     match = Match.objects.filter(created_by__username="farmer").latest("created_at")
     helper.post(reverse("games:join_request", args=[match.pk]))
     helper.post(reverse("games:room_leave", args=[match.pk]))

@@ -19,6 +19,7 @@ from games.lobby import service as requests
 from games.models import MatchStatus, Move
 from ratings.models import RatingRecord, RatingTotal
 from tests.ratings import played
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -236,7 +237,7 @@ def test_a_closed_account_is_logged_out_and_cannot_play(client, moderator, peopl
     client.force_login(masha)
     moderation.deactivate_player(masha, moderator, "spam")
     assert not client.get("/").wsgi_request.user.is_authenticated
-    response = client.post(reverse("games:create_request"), {"players": 2, "fish": "all", "turn_seconds": 30})
+    response = post_form(client, reverse("games:create_request"), {"players": 2, "fish": "all", "turn_seconds": 30})
     assert response.status_code in (302, 403)
     assert not masha.seats.exists()
 

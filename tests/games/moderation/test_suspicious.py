@@ -14,6 +14,7 @@ from games.models import Match, MatchStatus, RoundScore, SeatAddress
 from games.play import clock, service as services
 
 from ..conftest import play_first_round
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 PAGE = "/moderation/suspicious/"
@@ -46,7 +47,7 @@ def table_through_the_lobby(people, addresses, rated=True) -> Match:
     form = {"players": str(len(people)), "fish": "all", "turn_seconds": "30"}
     if rated:
         form["rated"] = "on"
-    browser(people[0]).post(reverse("games:create_request"), form, REMOTE_ADDR=addresses[0])
+    post_form(browser(people[0]), reverse("games:create_request"), form, REMOTE_ADDR=addresses[0])
     match = Match.objects.filter(created_by=people[0]).latest("created_at")
     for person, address in zip(people[1:], addresses[1:]):
         browser(person).post(reverse("games:join_request", args=[match.pk]),
@@ -92,8 +93,7 @@ def test_the_address_of_each_seat_is_recorded_when_it_is_taken(make_user):
 def test_behind_a_trusted_proxy_the_address_is_the_one_it_vouches_for(make_user, settings):
     settings.TRUSTED_PROXIES = 1
     masha = make_user("masha")
-    browser(masha).post(reverse("games:create_request"),
-                        {"players": "2", "fish": "all", "turn_seconds": "30", "rated": "on"},
+    post_form(browser(masha), reverse("games:create_request"), {"players": "2", "fish": "all", "turn_seconds": "30", "rated": "on"},
                         REMOTE_ADDR="10.0.0.1",
                         HTTP_X_FORWARDED_FOR=f"1.2.3.4, {HOME_ADDRESS}")
     assert SeatAddress.objects.get().address == HOME_ADDRESS

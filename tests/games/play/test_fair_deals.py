@@ -19,6 +19,7 @@ from games.play.errors import PlayError
 from games.rules import fair
 
 from .test_service import play_out
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +131,7 @@ def test_a_bad_client_seed_is_refused_with_a_clear_message(make_user, bad):
 
 def test_the_lobby_forms_refuse_a_bad_client_seed(make_user, client):
     client.force_login(make_user("masha"))
-    page = client.post(reverse("games:create_request"), {
+    page = post_form(client, reverse("games:create_request"), {
         "players": 2, "fish": "all", "turn_seconds": 30, "client_seed": "сид",
         "rated": "on"}, HTTP_ACCEPT_LANGUAGE="en")
     text = page.content.decode()
@@ -149,8 +150,7 @@ def test_joining_with_a_bad_client_seed_says_why(make_user, client):
 
 def test_without_javascript_the_server_makes_the_client_seed(make_user, client):
     client.force_login(make_user("masha"))
-    client.post(reverse("games:create_request"),
-                {"players": 2, "fish": "all", "turn_seconds": 30, "client_seed": ""})
+    post_form(client, reverse("games:create_request"), {"players": 2, "fish": "all", "turn_seconds": 30, "client_seed": ""})
     seed = Match.objects.get().seats.get().client_seed
     assert len(seed) == 32 and int(seed, 16) >= 0
 
