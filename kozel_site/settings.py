@@ -291,3 +291,6 @@ KOZEL_WS_SLOT_TTL = config.env_int(ENV, "KOZEL_WS_SLOT_TTL", 60)
 KOZEL_SUSPICIOUS_DAYS = config.env_int(ENV, "KOZEL_SUSPICIOUS_DAYS", 90)
 # Rated games two accounts must have sat at together to be listed as a pair.
 KOZEL_SUSPICIOUS_MIN_GAMES = config.env_int(ENV, "KOZEL_SUSPICIOUS_MIN_GAMES", 3)
+# ... and pairs whose game was played unrated this many times or more for having played
+# 3 rated games together that day already (RULES.md 10).
+KOZEL_SUSPICIOUS_LIMIT_HITS = config.env_int(ENV, "KOZEL_SUSPICIOUS_LIMIT_HITS", 2)

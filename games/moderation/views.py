@@ -66,14 +66,16 @@ def index(request):
 
 @moderator_required
 def suspicious(request):
-    """Signs of rating boosting: rated games of accounts from one address, and pairs that
-    keep meeting where one of them exits early (games/moderation/suspicious.py)."""
+    """Signs of rating boosting: rated games of accounts from one address, pairs that keep
+    meeting where one of them leaves, and pairs at the limit of games together again and
+    again (games/moderation/suspicious.py)."""
     return render(request, "games/moderation/suspicious.html", {
         "shared": signs.shared_address_games(),
         "pairs": signs.meeting_pairs(),
+        "limit_pairs": signs.limit_pairs(),
         "days": settings.KOZEL_SUSPICIOUS_DAYS,
         "min_games": settings.KOZEL_SUSPICIOUS_MIN_GAMES,
-        "early_rounds": signs.EARLY_EXIT_ROUNDS,
+        "min_hits": settings.KOZEL_SUSPICIOUS_LIMIT_HITS,
     })
 
 

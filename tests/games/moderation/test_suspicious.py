@@ -1,6 +1,7 @@
 """The moderators' suspicious games page: the client address each seat was taken from, rated
-games of accounts from one address, pairs that keep meeting with early exits -- and that
-the address is shown to moderators only."""
+games of accounts from one address, pairs that keep meeting with one of them leaving,
+pairs at the limit of rated games together again and again -- and that the address is
+shown to moderators only."""
 
 import pytest
 from django.contrib.auth.models import Group
@@ -166,7 +167,7 @@ def pairs_on_the_page(mod_client):
     response = mod_client.get(PAGE)
     assert response.status_code == 200
     return {(pair.first.username, pair.second.username):
-            (pair.games, pair.first_exits, pair.second_exits, sorted(pair.early_games))
+            (pair.games, pair.first_exits, pair.second_exits, sorted(pair.exit_games))
             for pair in response.context["pairs"]}
 
 
@@ -202,7 +203,7 @@ def test_a_third_player_leaving_early_is_no_early_exit_of_the_pair(make_user, mo
                           tuple(p.username for p in ordered(alex, olya))}
 
 
-def test_an_exit_right_after_round_one_is_early_and_one_after_round_two_is_not(make_user, mod_client):
+def test_an_exit_at_any_round_counts_after_round_one_and_after_round_two(make_user, mod_client):
     masha, alex = make_user("masha"), make_user("alex")
     after_one = rated_game([masha, alex])
     play_first_round(after_one, people_by_seat(after_one))
@@ -220,10 +221,12 @@ def test_an_exit_right_after_round_one_is_early_and_one_after_round_two_is_not(m
     end_by_leave(third, masha)  # round 1
     (pair,) = pairs_on_the_page(mod_client).values()
     assert pair[0] == 3
-    assert sorted(pair[3]) == sorted([after_one.pk, third.pk])  # not the exit after round 2
+    # Issue 39: farming needs only one scored round, so every exit counts, at any round.
+    assert sorted(pair[3]) == sorted([after_one.pk, after_two.pk, third.pk])
+    assert (pair[1], pair[2]) in ((2, 1), (1, 2))
 
 
-def test_pairs_below_the_count_or_without_early_exits_are_not_listed(make_user, mod_client, settings):
+def test_pairs_below_the_count_or_without_exits_are_not_listed(make_user, mod_client, settings):
     masha, alex, olya = make_user("masha"), make_user("alex"), make_user("olya")
     for _ in range(2):                       # two games with early leaves: too few
         end_by_leave(rated_game([masha, alex]), alex)
@@ -240,7 +243,7 @@ def test_pairs_below_the_count_or_without_early_exits_are_not_listed(make_user, 
         tuple(p.username for p in ordered(masha, alex))]
 
 
-def test_timeouts_in_the_first_round_are_early_exits_too(make_user, mod_client):
+def test_timeouts_in_the_first_round_are_exits_too(make_user, mod_client):
     from datetime import timedelta
 
     from django.utils import timezone
@@ -263,3 +266,35 @@ def test_timeouts_in_the_first_round_are_early_exits_too(make_user, mod_client):
     assert pairs_on_the_page(mod_client) == {
         (first.username, second.username): (3, timed_out.count(first.pk), timed_out.count(second.pk),
                                             sorted(m.pk for m in games))}
+
+
+# -- pairs at the limit again and again (RULES.md 10) --------------------------------------
+
+def test_a_pair_that_keeps_reaching_the_limit_is_listed_with_its_games(make_user, mod_client):
+    """Issue 39: the same two accounts play 3 rated games, then two more that are played
+    unrated for it: listed, each unrated game linked; a pair at the limit once is not."""
+    masha, alex, olya = make_user("masha"), make_user("alex"), make_user("olya")
+    for _ in range(3):
+        match = rated_game([masha, alex])
+        Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
+    unrated = []
+    for _ in range(2):
+        match = requests.create_request(masha, players=2, rated=True)
+        requests.join_request(alex, match.pk)
+        match.refresh_from_db()
+        assert not match.rated and match.unrated_why == "same-people"
+        Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
+        unrated.append(match)
+    for _ in range(3):
+        match = rated_game([masha, olya])
+        Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
+    once = requests.create_request(olya, players=2, rated=True)
+    requests.join_request(masha, once.pk)
+    response = mod_client.get(PAGE)
+    rows = [(p.first.username, p.second.username, sorted(p.games))
+            for p in response.context["limit_pairs"]]
+    first, second = ordered(masha, alex)
+    assert rows == [(first.username, second.username, sorted(m.pk for m in unrated))]
+    page = response.content.decode()
+    assert all(reverse("moderation:game", args=[m.pk]) in page for m in unrated)
+    assert 'data-list="limit-pairs"' in page
