@@ -78,16 +78,22 @@ def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, mak
     assert_fits(page, '[data-testid="create-request"]')  # opened, on a phone
     opened = page.evaluate(MEASURE)
     assert opened["wide"] == [], opened
+    # The form shows the commitment of the seed drawn for it before a seed is typed
+    # (issue 39: the creator's client seed comes after the commitment, too).
+    shown = form.locator("[data-form-commitment]").inner_text()
+    assert re.fullmatch(r"[0-9a-f]{64}", shown)
     form.locator("#id_client_seed").fill("Masha's own seed ~ 42")
     form.locator('label[for="id_players_0"]').click()  # 2 players
     form.locator('button[type="submit"]').click()
     expect(page.locator("[data-my-table]")).to_be_visible()
     match = Match.objects.get()
     assert match.seats.get(number=0).client_seed == "Masha's own seed ~ 42"
-    # The server process drew the table's seed from the test's seed (tests/seeding.py).
+    assert match.commitment == shown  # exactly the seed the form showed
+    # The server process drew the form's seed from the test's seed (tests/seeding.py): one
+    # of the seeds it drew for the lobby's forms so far (two per page shown).
     seed = int(os.environ[seeding.SEED_VARIABLE])
     made = seeding.seed_generator(seed, seeding.server_stream("daphne"))
-    assert bytes(match.server_seed) == made.randbytes(32)
+    assert bytes(match.server_seed) in [made.randbytes(32) for _n in range(8)]
     expect(page.locator(f'[data-request="{match.pk}"] [data-commitment]')).to_have_text(
         match.commitment)
     assert_fits(page, f'[data-request="{match.pk}"]')  # the commitment wraps on a phone
