@@ -13,6 +13,8 @@ Three lists, over the games started within the last KOZEL_SUSPICIOUS_DAYS days:
   KOZEL_SUSPICIOUS_LIMIT_HITS or more times because they had already played 3 rated
   games together that day (RULES.md 10, ratings.limits): people who keep trying to
   play on together for points.
+"""
+
 from __future__ import annotations
 
 import itertools
