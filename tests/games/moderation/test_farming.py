@@ -1,9 +1,10 @@
 """Rating farming, the red team's run end to end, through the site's own pages from one
 client address: 15 sign-ups in a burst (the sixth on refused), then a farmer's rated 2-seat
 table that a second account joins and leaves at once, again and again (nothing gained:
-RULES.md 9's aborted games), and the moderators' "suspicious" page, which shows both
-signs -- the accounts from one address at each table, and the pair that keeps meeting with
-early exits -- with links to the games and the accounts."""
+RULES.md 9's aborted games) until the helper is barred from rated tables for leaving
+(RULES.md 10), and the moderators' "suspicious" page, which shows both signs -- the
+accounts from one address at each table, and the pair that keeps meeting with exits --
+with links to the games and the accounts."""
 
 import re
 
@@ -21,7 +22,7 @@ from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 FARM = "203.0.113.7"  # a documentation address (RFC 5737)
-LOOPS = 10
+LOOPS = 3  # the helper's 3rd leave of a rated game bars it from rated tables (RULES.md 10)
 
 
 def from_the_farm() -> Client:
@@ -59,6 +60,13 @@ def test_sign_ups_then_the_leave_at_once_loop_gain_nothing_and_the_moderators_se
     farmer_player = Player.objects.get(user__username="farmer")
     assert (farmer_player.rating, farmer_player.games_played) == (0, 0)  # rated as interrupts: +10
     assert not RatingRecord.objects.exists()
+    # The 3rd leave barred the helper: a 4th join of a rated table is refused.
+    post_form(farmer, reverse("games:create_request"),
+              {"players": "2", "fish": "all", "turn_seconds": "10", "rated": "on"})
+    fourth = Match.objects.filter(created_by__username="farmer").latest("created_at")
+    refused = helper.post(reverse("games:join_request", args=[fourth.pk]), follow=True)
+    assert "Вам нельзя садиться за рейтинговые столы до" in refused.content.decode()
+    assert fourth.seats.count() == 1
 
     moderator = make_user("moder", is_staff=True)
     moderator.groups.add(Group.objects.get(name=GROUP_NAME))
@@ -77,11 +85,11 @@ def test_sign_ups_then_the_leave_at_once_loop_gain_nothing_and_the_moderators_se
     for game in games:
         row = next(row for row in rows if reverse("moderation:game", args=[game.pk]) in row)
         assert FARM in row and farmer_link in row and helper_link in row
-    # The pair that keeps meeting: ten games together, ten early exits by the helper, and
+    # The pair that keeps meeting: three games together, three exits by the helper, and
     # a link to each of those games.
     assert farmer_link in pairs and helper_link in pairs
-    assert re.search(r'data-count="games">10<', pairs)
+    assert re.search(r'data-count="games">3<', pairs)
     exits = dict(re.findall(r'(\w+) <b data-count="(?:first|second)-exits">(\d+)<', pairs))
-    assert exits == {"farmer": "0", "helper": "10"}
+    assert exits == {"farmer": "0", "helper": "3"}
     for game in games:
         assert reverse("moderation:game", args=[game.pk]) in pairs
