@@ -114,8 +114,9 @@ def test_the_farming_loop_of_two_accounts_gets_three_rated_games_and_then_none(m
     bar.refresh_from_db()
     assert bar.ended_at == bar.until + timedelta(seconds=1) and bar.lifted_by is None
     assert limits.bar_of(feeder) is None
-    # The bar is over: the 4th game together starts, but unrated.
-    fourth = again(game, [farmer, feeder])
+    # The bar is over (the offer after the 3rd game has expired meanwhile): the 4th game
+    # together starts, but unrated.
+    fourth = a_table([farmer, feeder])
     assert (fourth.rated, fourth.unrated_why) == (False, UnratedWhy.SAME_PEOPLE)
     before = rating(farmer)
     scored_and_left(fourth, by_seat(fourth), feeder)
@@ -127,56 +128,49 @@ def test_the_farming_loop_of_two_accounts_gets_three_rated_games_and_then_none(m
 
 def test_three_accounts_rotating_get_three_rated_games_per_pair_and_a_bar_for_each_leaver(
         make_user):
+    """Three accounts feeding each other in turn, the second of each pair leaving after
+    a scored round: each pair gets at most 3 rated games, and whoever left 3 is barred."""
     a, b, c = make_user("rot-a"), make_user("rot-b"), make_user("rot-c")
-    pairs = [(a, b), (b, c), (c, a)] * 4
-    rated = []
-    for first, second in pairs:
-        if limits.bar_of(second) is not None:
-            first, second = second, first  # the other one leaves this time
-        if limits.bar_of(first) is not None:
-            continue
+    played = []
+    for first, second in [(a, b), (b, c), (c, a)] * 4:
+        if limits.bar_of(first) or limits.bar_of(second):
+            continue  # a barred one cannot sit down at a rated table
         game = a_table([first, second])
-        rated.append(game.rated)
         scored_and_left(game, by_seat(game), second)
-    # Each pair: at most 3 rated games together in 24 hours.
+        played.append(game.rated)
+    # a-b, b-c, c-a, a-b, b-c, c-a, a-b (b's 3rd leave: barred), c-a (a's 3rd: barred).
+    assert played == [True] * 8
     for x, y in [(a, b), (b, c), (c, a)]:
         together = Match.objects.filter(rated=True, seats__user=x).filter(seats__user=y)
         assert together.count() <= limits.SAME_PEOPLE_GAMES
-    # Every leaver who left 3 rated games is barred.
-    for person in (a, b, c):
-        left = Departure.objects.filter(player__user=person).count()
-        assert Bar.objects.filter(player__user=person).count() == left // 3
-    assert rated.count(True) <= 9 and rated.count(False) >= 1
+    assert [Bar.objects.filter(player__user=p).count() for p in (a, b, c)] == [1, 1, 0]
+    assert limits.same_people_again([a.pk, b.pk]) and limits.same_people_again([c.pk, a.pk])
 
 
 def test_a_pair_game_of_two_colluding_partners_is_unrated_the_4th_time(make_user):
-    """Two partners (seats 0 and 2) with two others: any two of the four who have played
-    3 rated games together make the next unrated, partners too."""
-    people = [make_user(f"pairs{n}") for n in range(4)]
-    partners = [people[0], people[2]]
+    """Two partners (seats 0 and 2) feeding on two others: any two of a table's four who
+    have played 3 rated games together make the next unrated -- partners too."""
+    p0, p2 = make_user("partner0"), make_user("partner2")
+    # An aborted game (left in round 1) is not "played together": it does not count.
+    others = [make_user(f"first-other{k}") for k in range(2)]
+    game = a_table([p0, others[0], p2, others[1]], players=4, pairs=True)
+    services.leave_game(game.pk, others[0])
+    game.refresh_from_db()
+    assert game.status == MatchStatus.ABORTED
     for n in range(3):
         others = [make_user(f"pairs-other{n}-{k}") for k in range(2)]
-        game = a_table([partners[0], others[0], partners[1], others[1]], players=4, pairs=True)
+        game = a_table([p0, others[0], p2, others[1]], players=4, pairs=True)
         assert game.rated
-        services.leave_game(game.pk, others[0])  # aborted: counts for nobody
-        game.refresh_from_db()
-        assert game.status == MatchStatus.ABORTED
-    # Aborted games are not "played together": still rated.
-    game = a_table([partners[0], people[1], partners[1], people[3]], players=4, pairs=True)
-    assert game.rated
-    for n in range(2):
-        scored_and_left(game, by_seat(game), people[1] if n == 0 else people[3])
-        others = [make_user(f"pairs-new{n}-{k}") for k in range(2)]
-        game = a_table([partners[0], others[0], partners[1], others[1]], players=4, pairs=True)
-        assert game.rated
-    scored_and_left(game, by_seat(game), game.seats.get(number=1).user)
-    # Three rated games together: the partners' 4th, with two new people, is unrated.
+        scored_and_left(game, by_seat(game), others[0])
+    # The partners' 4th, with two new people: the lobby row says so to the partner
+    # about to join, and it is played unrated.
     others = [make_user(f"pairs-last-{k}") for k in range(2)]
-    table = requests.create_request(partners[0], players=4, pairs=True)
+    table = requests.create_request(p0, players=4, pairs=True)
     requests.join_request(others[0], table.pk)
-    rows = requests_rows_for(partners[1])
-    assert rows[table.pk].unrated_again
-    requests.join_request(partners[1], table.pk)
+    assert requests_rows_for(p2)[table.pk].unrated_again
+    assert not requests_rows_for(others[1])[table.pk].unrated_again
+    requests.join_request(p2, table.pk)
+    assert requests_rows_for(others[1])[table.pk].unrated_again  # now for anyone
     requests.join_request(others[1], table.pk)
     table.refresh_from_db()
     assert (table.rated, table.unrated_why) == (False, UnratedWhy.SAME_PEOPLE)
