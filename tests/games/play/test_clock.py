@@ -75,7 +75,9 @@ def test_a_turn_that_ran_out_while_no_clock_ran_gets_its_full_time_again(make_us
 def test_a_gap_shorter_than_the_outage_limit_is_no_outage(make_user):
     match = a_started_game(make_user, "cs")
     deadline = match.deadline
-    clock.sweep_once(deadline - timedelta(seconds=1))
+    # (A clock keeps time from the turn's start: the first beat ever is an outage, which
+    # would give the running turn its time again.)
+    keep_time(deadline - timedelta(seconds=TURN), deadline - timedelta(seconds=1))
     clock.sweep_once(deadline + timedelta(seconds=1.5))  # 2.5 s since the last beat: < 3 s
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED
@@ -111,6 +113,7 @@ def test_a_sweep_that_beats_late_does_not_move_the_beat_back(make_user):
     the turn that ran out meanwhile is timed out."""
     match = a_started_game(make_user, "cl")
     deadline = match.deadline
+    keep_time(deadline - timedelta(seconds=TURN), deadline - timedelta(seconds=3))
     clock.sweep_once(deadline - timedelta(seconds=2))    # clock B
     clock.sweep_once(deadline - timedelta(seconds=4.5))  # clock A, beating late
     assert ClockBeat.objects.get().beat_at == deadline - timedelta(seconds=2)
