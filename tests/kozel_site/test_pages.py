@@ -54,12 +54,15 @@ def test_the_switch_changes_the_language_and_returns_to_the_page(client, db):
 def test_the_rules_page_states_every_decision_in_both_languages(client, db):
     russian = " ".join(client.get("/rules/").content.decode().split())
     english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
-    # RULES.md has six Decisions: the order of leads, out beats fish, the all-knock
+    # RULES.md has eight Decisions: the order of leads, out beats fish, the all-knock
     # safety net, the bank carrying on after a tied round with someone out, the site's
-    # own downtime, and aborted games.
-    assert russian.count("<strong>Решение</strong>") == 6
-    assert english.count("<strong>Decision</strong>") == 6
+    # own downtime, aborted games, the same people again, and leavers.
+    assert russian.count("<strong>Решение</strong>") == 8
+    assert english.count("<strong>Decision</strong>") == 8
     assert "простой самого сайта" in russian and "the site's own downtime" in english
+    assert "истекло его время или нет" in russian and "whether or not its time ran out" in english
+    assert "снова те же люди" in russian and "the same people again" in english
+    assert "уходящие" in russian and "(leavers)" in english
     for text in ("по сумме очков", "выход сильнее рыбы", "все игроки подряд", "банк переходит дальше нетронутым",
                  "рыба на одного", "запомненные", "<code>0-0</code>", "101", "таймаут", "5-6, 4-6, 3-6, 4-5"):
         assert text.lower() in russian.lower(), text

@@ -10,6 +10,7 @@ from games.models import Match, MatchStatus
 from games.play.errors import PlayError
 
 from .test_lobby import BOTS, CREATE, LOBBY, form_data, page_of, request_rows
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_the_create_form_offers_pairs_in_russian(logged_in_client):
 
 def test_a_pair_request_of_four_is_made_and_its_row_says_pairs(client, make_user):
     client.force_login(make_user("masha"))
-    response = client.post(CREATE, form_data(players="4", pairs="on"), follow=True)
+    response = post_form(client, CREATE, form_data(players="4", pairs="on"), follow=True)
     assert response.redirect_chain == [(LOBBY, 302)]
     match = Match.objects.get()
     assert match.pairs and match.seats_count == 4
@@ -34,7 +35,7 @@ def test_a_pair_request_of_four_is_made_and_its_row_says_pairs(client, make_user
 def test_pairs_for_fewer_than_four_are_refused_by_the_form_and_the_service(client, make_user):
     masha = make_user("masha")
     client.force_login(masha)
-    response = client.post(CREATE, form_data(players="3", pairs="on"))
+    response = post_form(client, CREATE, form_data(players="3", pairs="on"))
     assert response.status_code == 200 and not Match.objects.exists()
     assert "Пары (2 на 2) — только за столом на четверых." in response.content.decode()
     with pytest.raises(PlayError):
@@ -49,7 +50,7 @@ def test_the_database_refuses_a_pair_match_of_three(make_user):
 
 def test_a_pair_table_with_bots_starts_as_a_pair_game(client, make_user):
     client.force_login(make_user("masha"))
-    client.post(BOTS, {"players": "4", "fish": "one", "turn_seconds": "30", "pairs": "on"})
+    post_form(client, BOTS, {"players": "4", "fish": "one", "turn_seconds": "30", "pairs": "on"})
     match = Match.objects.get()
     assert match.status == MatchStatus.PLAYING and match.pairs
     assert match.state["pairs"] is True
@@ -57,5 +58,5 @@ def test_a_pair_table_with_bots_starts_as_a_pair_game(client, make_user):
 
 def test_a_request_without_the_box_is_a_game_alone(client, make_user):
     client.force_login(make_user("masha"))
-    client.post(CREATE, form_data(players="4"))
+    post_form(client, CREATE, form_data(players="4"))
     assert Match.objects.get().pairs is False

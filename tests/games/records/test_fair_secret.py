@@ -18,6 +18,7 @@ import html
 import json
 import logging
 import random
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -62,6 +63,8 @@ class SeedWatch:
 
 
 TILES = [f"{low}-{high}" for low in range(7) for high in range(low, 7)]
+# A frame of the game's end, which shows its revealed seed (templates/games/room/game_end.html).
+GAME_OVER = re.compile(r"<section class=\"fair-deal room-fair-check\" data-fair")
 
 
 def tiles_in(text: str) -> set[str]:
@@ -131,8 +134,14 @@ async def play_watching(seats, match_id, watch: SeedWatch, clients, limit=20000)
             await seat.take_arrived()
         for n, seat in enumerate(seats):
             for frame in seat.frames[getattr(seat, "checked", 0):]:
-                watch.check(frame, f"a frame to seat {n}")
                 checked_frames += 1
+                if GAME_OVER.search(frame):
+                    # The end's table shows the revealed seed, to check the deals in the
+                    # room (issue 39): the game is over, as the table says.
+                    assert re.search(r'id="table"[^>]*data-status="(finished|interrupted|aborted)"',
+                                     frame), frame[:300]
+                    continue
+                watch.check(frame, f"a frame to seat {n}")
             seat.checked = len(seat.frames)
 
     def pages_at_a_new_moment():
@@ -179,7 +188,7 @@ async def play_watching(seats, match_id, watch: SeedWatch, clients, limit=20000)
     finally:
         stop.set()
         await ticking
-    await check_new_frames()  # the end's frames too: the seed is shown on the game's page only
+    await check_new_frames()  # the end's frames too: the seed only once the table says it is over
     return await database_sync_to_async(Match.objects.get)(pk=match_id), checked_frames, \
         moments_seen
 
