@@ -119,11 +119,11 @@
       var response = await fetch(block.dataset.recordUrl, {credentials: "same-origin"});
       var result = await check(await response.json());
       if (result.ok) {
-        out.textContent = words.textOk.replace("%(rounds)s", result.rounds);
+        out.textContent = words.textOk.replace("{rounds}", result.rounds);
         block.dataset.fairCheck = "ok";
       } else {
         out.textContent = result.failed === "round"
-          ? words.textRound.replace("%(round)s", result.round)
+          ? words.textRound.replace("{round}", result.round)
           : words.textCommitment;
         block.dataset.fairCheck = "mismatch";
       }

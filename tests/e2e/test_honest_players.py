@@ -25,8 +25,10 @@ def check_the_deal(page) -> None:
     """Press "Проверить раздачу" and wait for the page's verdict: every deal matches."""
     block = page.locator("[data-fair]").first
     block.locator('[data-action="fair-check"]').click()
-    block.locator("[data-fair-result]").filter(has_text="совпадают").wait_for()
-    assert block.get_attribute("data-fair-check") == "ok"
+    page.locator("[data-fair][data-fair-check]:not([data-fair-check='running'])").first.wait_for()
+    verdict = block.locator("[data-fair-result]").inner_text()
+    assert block.get_attribute("data-fair-check") == "ok", verdict
+    assert "Все раздачи совпадают с записью" in verdict
 
 
 def test_a_first_game_between_two_new_players_is_rated_and_its_deal_checks(
@@ -38,7 +40,7 @@ def test_a_first_game_between_two_new_players_is_rated_and_its_deal_checks(
     page = masha.page
     page.goto("/")
     form = page.locator('[data-testid="create-request"]')
-    shown = form.locator("[data-form-commitment]").inner_text()
+    shown = form.locator("[data-form-commitment]").text_content()
     form.locator('label[for="id_players_0"]').click()  # 2 players, rated by default
     form.locator('button[type="submit"]').click()
     page.locator("[data-my-table]").wait_for()
@@ -47,7 +49,7 @@ def test_a_first_game_between_two_new_players_is_rated_and_its_deal_checks(
 
     alex.page.goto("/")
     row = alex.page.locator(f'[data-request="{match.pk}"]')
-    assert row.locator("[data-commitment]").inner_text() == shown
+    assert row.locator("[data-commitment]").text_content() == shown
     assert row.locator("[data-unrated-again]").count() == 0
     assert "без рейтинга" not in row.inner_text()
     row.locator('[data-action="join"]').click()
@@ -112,13 +114,12 @@ def test_a_bots_table_starts_from_the_form_that_showed_its_commitment(
     page = lena.page
     page.goto("/")
     form = page.locator('[data-testid="play-bots"]')
-    shown = form.locator("[data-form-commitment]").inner_text()
+    shown = form.locator("[data-form-commitment]").text_content()
     form.locator('button[type="submit"]').click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     match = Match.objects.get(seats__user=user)
     assert match.commitment == shown and not match.rated
-    assert page.locator("#room [data-commitment], .room-fair [data-commitment]").first \
-        .inner_text() == shown
+    assert page.locator(".room-fair [data-commitment]").text_content() == shown
     lena.wait_until_live()
     page.on("dialog", lambda dialog: dialog.accept())
     page.locator('[data-action="leave"]').click()
