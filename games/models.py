@@ -36,6 +36,7 @@ class Game(models.TextChoices):
     """Which game a table plays (games/rules/variant.py)."""
 
     KOZEL = "kozel", _("Kozel")
+    SEA_GOAT = "sea-goat", _("Sea goat")
 
 
 class MatchStatus(models.TextChoices):
@@ -121,6 +122,9 @@ class Match(models.Model):
                                    name="match_pairs_need_4_seats"),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
             models.CheckConstraint(condition=Q(game__in=Game.values), name="match_game_valid"),
+            # Only Kozel has a rating ladder (RULES.md 13: sea goat games are unrated).
+            models.CheckConstraint(condition=Q(game=Game.KOZEL) | Q(rated=False),
+                                   name="match_only_kozel_rated"),
         ]
         indexes = [
             # The clock's sweep: running matches whose deadline has passed.  The status

@@ -137,7 +137,9 @@ def _rule_message(error: rules.RulesError) -> str:
 def _turn(match: Match, state: rules.GameState, events: list[dict], action: rules.Action,
           knocks: list[rules.Action]) -> store.Change:
     """The change of a player's (or a bot's) action and the knocks made after it."""
-    moves = [(MoveKind(action.kind), action.seat, action.to_json())]
+    # Two doubles at once are one play (RULES.md 13): a play move of two tiles.
+    kind = rules.PLAY if action.kind == rules.DOUBLES else action.kind
+    moves = [(MoveKind(kind), action.seat, action.to_json())]
     moves += [(MoveKind.KNOCK, k.seat, dict(k.to_json(), auto=True)) for k in knocks]
     return _after(match, state, events, moves,
                   drew=action.seat if action.kind == rules.DRAW else None)
