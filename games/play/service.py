@@ -124,6 +124,13 @@ def _rule_message(error: rules.RulesError) -> str:
         "must-draw": _("Nothing of yours fits: draw from the bazaar."),
         "must-knock": _("Nothing fits and the bazaar is empty: you knock."),
         "round-over": _("The round is over: the next one is being dealt."),
+        # Sea goat (RULES.md 13), and two doubles at once sent to a game of one tile a turn.
+        "one-tile": _("This game plays one tile at a time."),
+        "hundred-not-writing": _("Only the player who is writing may lead 6-6 (for a hundred)."),
+        "two-doubles-lead": _("Two doubles at once are never a round's lead."),
+        "two-doubles-ends": _("Two doubles at once need ends that show two different values."),
+        "two-doubles-fit": _("These two doubles do not fit the two ends: each goes on the end "
+                             "of its value."),
         "game-over": _("The game is over."),
     }
     code = getattr(error, "code", "")

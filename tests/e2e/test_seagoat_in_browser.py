@@ -28,9 +28,15 @@ SEA_GOAT_TIME_LIMIT = 480
 
 
 def screenshot(page, name: str) -> None:
+    """A look at the page, if asked for: a desktop's at 1280x800 (a phone's as it is)."""
     folder = os.environ.get("KOZEL_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
+    if not folder:
+        return
+    size = page.viewport_size
+    if size["width"] > 1000:
+        page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
+    page.set_viewport_size(size)
 
 
 @pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])

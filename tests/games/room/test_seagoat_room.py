@@ -178,7 +178,22 @@ def test_two_doubles_at_once_go_through_the_service_as_one_play(make_user, make_
         "seat": 0, "play": ["1-1", "2-2"]}
     after = rules.GameState.from_json(Match.objects.get(pk=match.pk).state)
     assert after.chain == ((1, 1), (1, 2), (2, 2)) and after.turn == 1
-    # Two doubles that do not fit the ends are refused, changing nothing.
-    with pytest.raises(services.PlayError):
+    # Two doubles that do not fit the ends are refused, in words, changing nothing: Alex
+    # holds 0-5 and 0-6 (no doubles); the ends are 1 and 2.
+    with translation.override("ru"), pytest.raises(services.PlayError) as refused:
         services.act(match.pk, people[1], {"play": ["0-0", "5-5"]}, 6)
+    assert refused.value.message == "У вас нет кости 0-0."
     assert Match.objects.get(pk=match.pk).version == 6
+
+
+@pytest.mark.django_db
+def test_a_lead_of_6_6_by_a_player_not_writing_is_refused_in_words(make_user, make_match):
+    people = [make_user("masha"), make_user("alex")]
+    # Round 2, Masha leads (she went out); Alex writes 30, so Masha may not lead 6-6.
+    state = sea_position("6-6 0-1", "3-4 1-1", unit_scores=(0, 30), leader=0, round=2)
+    match = make_match(people, seats_count=2, game=rules.SEA_GOAT, rated=False,
+                       status=MatchStatus.PLAYING, state=state.to_json(), version=3)
+    with translation.override("ru"), pytest.raises(services.PlayError) as refused:
+        services.act(match.pk, people[0], {"play": "6-6"}, 3)
+    assert refused.value.message == "Заходить с 6-6 (на сто) может только тот, кто пишет."
+    assert services.act(match.pk, people[0], {"play": "0-1"}, 3) == 4
