@@ -147,7 +147,7 @@ def writing_note(summary: dict) -> list[str]:
                                                          "score": summary["writing"]["score"]})
     elif summary["winner_writes"]:
         said.append(_("%(name)s starts writing with %(won)s.") % {"name": winner, "won": won})
-    elif summary["written_off"]:
+    elif summary["written_off"] and not hundred_lost:
         said.append(_("%(won)s is 25 or more: the score of %(name)s is written off.")
                     % {"won": won, "name": writer})
     else:
