@@ -160,10 +160,12 @@ class Person:
                 else page.locator("#table .felt")
             button.drag_to(target, timeout=2_000)
             return True
-        self._press(button, how)
         # It fits both ends, or it is one of two doubles that may go at once (sea goat):
-        # it is chosen, then its end on the table.
-        if len(ends) == 2 or button.get_attribute("data-with") is not None:
+        # it is chosen, then its end on the table.  (Read first: a tap that sends the
+        # move replaces the hand.)
+        chosen_first = len(ends) == 2 or button.get_attribute("data-with") is not None
+        self._press(button, how)
+        if chosen_first:
             self._press(page.locator(f'#table .open-end.lit[data-end="{end}"]'), how)
         return True
 
