@@ -142,6 +142,8 @@ def test_a_sea_goat_game_with_bots_is_played_to_its_end_and_kept_as_the_rules_sa
     assert "Морской козёл" in page
     replay = client.get(f"/games/{match.pk}/replay/?step={match.version}").content.decode()
     assert "Победитель: " in replay and "data-writing-summary" in replay
+    profile = client.get("/players/masha/")
+    assert profile.status_code == 200 and f"/games/{match.pk}/" in profile.content.decode()
     download = client.get(f"/games/{match.pk}/record.json")
     assert json.loads(download.content)["variant"] == rules.SEA_GOAT
     # One more game is offered, of sea goat again.
