@@ -31,7 +31,7 @@ def join_all(arena, people) -> None:
 def seat_now(arena) -> list[Match]:
     """Sweep as if everyone had waited long enough; the tables seated now."""
     before = set(ArenaGame.objects.filter(arena=arena).values_list("match_id", flat=True))
-    seating.seat_arena(arena, timezone.now() + timedelta(seconds=5))
+    seating.seat_arena(arena, timezone.now() + timedelta(seconds=10))
     return list(Match.objects.filter(arena_game__arena=arena).exclude(pk__in=before)
                 .order_by("pk"))
 
