@@ -329,8 +329,8 @@ class Stats:
 class Connection:
     """One player's socket: reads every frame, keeps what its last room frame said."""
 
-    # Seconds between a game page's heartbeats (games/live/base.py), as static/js/kozel.js
-    # sends them; 0: none (set from --beat-seconds).
+    # A game page beats once no view has come for this long (games/live/base.py), as
+    # static/js/kozel.js does; 0: never (set from --beat-seconds).
     beat_seconds = 1.5
 
     def __init__(self, url: str, cookie: str, origin: str, game: "Table | None" = None):
@@ -338,6 +338,8 @@ class Connection:
         self.ws = None
         self.reader = None
         self.beating = None
+        self.last_view = time.perf_counter()  # when the last view (or beat's answer) came
+        self.beat_waiting = False
         self.status, self.turn_mine, self.version = None, False, -1
         self.last_room = ""
         self.waiting: asyncio.Future | None = None
@@ -356,13 +358,18 @@ class Connection:
             self.beating = asyncio.ensure_future(self.beat())
 
     async def beat(self):
-        """The page's heartbeat: the version it shows, every few seconds (its answer, an
+        """The page's heartbeat, as static/js/kozel.js beats: the version it shows, once no
+        view has come for ``beat_seconds`` and no beat awaits its answer (the answer, an
         empty frame, is passed by in ``on_frame``)."""
-        await asyncio.sleep(random.uniform(0, self.beat_seconds))  # pages do not beat in step
+        tick = min(0.25, self.beat_seconds)
+        await asyncio.sleep(random.uniform(0, tick))  # pages do not beat in step
         try:
             while True:
-                await self.ws.send(json.dumps({"beat": self.version if self.version >= 0 else None}))
-                await asyncio.sleep(self.beat_seconds)
+                quiet = time.perf_counter() - self.last_view >= self.beat_seconds
+                if quiet and not self.beat_waiting:
+                    self.beat_waiting = True
+                    await self.ws.send(json.dumps({"beat": self.version if self.version >= 0 else None}))
+                await asyncio.sleep(tick)
         except Exception:
             pass
 
@@ -387,7 +394,9 @@ class Connection:
 
     def on_frame(self, frame: str) -> None:
         now = time.perf_counter()
+        self.beat_waiting = False  # any frame says the socket is alive
         if not frame:  # a heartbeat's answer
+            self.last_view = now
             return
         if self.game is None:  # an echo connection
             if self.waiting is not None and not self.waiting.done():
@@ -395,6 +404,7 @@ class Connection:
             return
         found = ROOM.search(frame, 0, 600)
         if found:
+            self.last_view = now
             status, mine, version = found.groups()
             version = int(version)
             if version >= self.version:
@@ -890,7 +900,7 @@ def main() -> None:
                         help="serve the site without these of the server process's changes "
                              "(kozel_site/runtime/serving.py PARTS: gc, switch, write, cycles)")
     parser.add_argument("--beat-seconds", type=float, default=Connection.beat_seconds,
-                        help="seconds between a game page's heartbeats (0: none, as a site "
+                        help="seconds without a view after which a game page beats (0: never, as a site "
                              "without a heartbeat)")
     args = parser.parse_args()
     Connection.beat_seconds = args.beat_seconds

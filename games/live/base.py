@@ -9,8 +9,8 @@ lobby's, the game room's and the arena's sockets.
 - **Messages**: a size cap, a flood limit per socket, and decoding -- a message that is
   not JSON, not an object, or not valid text (lone surrogates, NUL: what no database
   takes) is refused with a notice and the socket is kept.
-- **The heartbeat**: every page beats every few seconds, ``{"beat": <the version it
-  shows>}``.  The answer keeps the page's connection known to be alive -- without one it
+- **The heartbeat**: a page beats when no view has come for a while, ``{"beat": <the
+  version it shows>}`` (a page being sent views needs no beat).  The answer keeps the page's connection known to be alive -- without one it
   shows "no connection" and reconnects (static/js/kozel.js) -- and a page that is behind
   is sent its full view instead (``on_beat``).  That is the one way a lost notice is made
   good.  Beats have a rate of their own and do not count against the account's.
@@ -50,8 +50,8 @@ CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_TOO_LARGE = 4413
 CLOSE_FLOOD = 4429
 
-# The heartbeat: a page beats every BEAT_SECONDS (static/js/kozel.js reads it from the
-# page); more than BEAT_BURST beats at once, or more than one a BEAT_FLOOR seconds on
+# The heartbeat: a page beats once no view has come for BEAT_SECONDS (static/js/kozel.js
+# has the same figure), one beat awaiting its answer at a time; more than BEAT_BURST beats at once, or more than one a BEAT_FLOOR seconds on
 # average, is a flood.
 BEAT_SECONDS = 1.5
 BEAT_FLOOR = 0.5

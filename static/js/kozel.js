@@ -116,19 +116,29 @@
   }
 
   // -- the heartbeat (games/live/base.py) ---------------------------------------------
-  // Every BEAT_MS the page tells the server the version it shows; any frame back says the
-  // socket is alive, and a page that is behind gets its full view in answer.  Nothing
-  // heard for ANSWER_MS after a beat (the server gone without a close, the network lost,
-  // a half-open connection): the page says so and connects afresh at once.
+  // When no view has come from the server for BEAT_MS, the page tells it the version it
+  // shows; the answer says the socket is alive, and a page that is behind gets its full
+  // view.  A page that is being sent views (a game in play) needs no beat: each view is
+  // newer than the last, and any frame says the socket is alive.  A chat line or a count
+  // of watchers is no view: it could come while the table's last notice was lost.
+  // Nothing heard for ANSWER_MS after a beat (the server gone without a close, the network
+  // lost, a half-open connection): the page says so and connects afresh at once.
   var BEAT_MS = 1500;
   var ANSWER_MS = 2500;
+  var TICK_MS = 250;
   var BEAT_ANSWER = "";
   var link = null;       // the open socket and htmx's wrapper of it
   var waiting = null;    // the timer of the answer awaited
+  var lastView = 0;      // when the last view (or beat's answer) came
 
-  function heard() {
+  function heard(event) {
     if (waiting !== null) clearTimeout(waiting);
     waiting = null;
+    var message = event && event.detail && event.detail.message;
+    if (typeof message !== "string" || message === BEAT_ANSWER
+        || message.indexOf("data-shown-version") !== -1) {
+      lastView = Date.now();
+    }
   }
 
   function shownVersion() {
@@ -139,15 +149,17 @@
 
   function beat() {
     if (!link || link.socket.readyState !== WebSocket.OPEN) return;
+    if (waiting !== null || Date.now() - lastView < BEAT_MS) return;
     link.socket.send(JSON.stringify({beat: shownVersion()}));
-    if (waiting === null) waiting = setTimeout(lost, ANSWER_MS);
+    waiting = setTimeout(lost, ANSWER_MS);
   }
 
   // The socket is given up: htmx's wrapper makes a new one at once (its own close
   // handling is taken off the old one first, so that a late close of it cannot replace
   // the new socket).
   function lost() {
-    heard();
+    if (waiting !== null) clearTimeout(waiting);
+    waiting = null;
     showConnectionLost(true);
     var old = link;
     link = null;
@@ -165,7 +177,7 @@
     showConnectionLost(false);
   });
   document.addEventListener("htmx:wsAfterMessage", heard);
-  setInterval(beat, BEAT_MS);
+  setInterval(beat, TICK_MS);
   window.addEventListener("offline", lost);
 
   // Reconnecting: at once, then after a short delay that doubles up to a cap, each with
