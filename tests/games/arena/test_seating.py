@@ -200,6 +200,7 @@ def test_pairs_are_best_with_worst_and_sit_opposite():
         assert pairs == {frozenset("ad"), frozenset("bc")}
 
 
+@pytest.mark.django_db(transaction=True)
 def test_two_clocks_never_seat_one_player_twice(six):
     arena = an_arena(seats=3)
     join_all(arena, six[:3])
@@ -212,6 +213,7 @@ def test_two_clocks_never_seat_one_player_twice(six):
     assert Seat.objects.filter(user__in=six[:3], match__status__in=("waiting", "playing")).count() == 3
 
 
+@pytest.mark.django_db(transaction=True)
 def test_two_sweeps_at_once_seat_each_waiting_player_once(six):
     arena = an_arena(seats=3)
     join_all(arena, six)
