@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games.models import RUNNING, Arena, Match, Move, RoundScore, Seat, match_number
+from games.models import RUNNING, Match, Move, RoundScore, Seat, match_number
 from kozel_site.readonly_admin import ReadOnlyAdminMixin, ReadOnlyTabularInline
 from ratings.models import RatingRecord
 
@@ -185,14 +185,3 @@ class RoundScoreAdmin(SearchByIdMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     )
     list_filter = ("result", "opened")
     search_fields = ("match__seats__user__username",)
-
-
-@admin.register(Arena)
-class ArenaAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """Arenas, to look at: they are made on the arenas' pages and by the schedule
-    (settings.KOZEL_ARENA_SCHEDULE), and cancelled by moderators on the arena's page."""
-
-    list_display = ("id", "name", "starts_at", "ends_at", "seats_count", "pairs", "rated",
-                    "private", "over_at", "cancelled_at")
-    list_filter = ("private", "rated", "pairs")
-    search_fields = ("name",)
