@@ -82,6 +82,11 @@ class ArenaConsumer(LiveConsumer):
         now = await arena_version(self.arena_id)
         if now is not None and version != now:
             await self.send_live()
+        elif version is not None:
+            # Up to date: the version it shows, which tells the page it is alive and
+            # counts as a view (static/js/kozel.js), so it beats only when idle.
+            await self.send(text_data=f'<div id="arena-version" hx-swap-oob="true" '
+                                      f'data-shown-version="{version}" hidden></div>')
         else:
             await self.answer_beat()
 

@@ -52,7 +52,7 @@ def live_context(arena: Arena, user) -> dict:
             me["commitment"] = mine_table["commitment"] if mine_table else ""
             me["playing"] = mine_table is None or mine_table["playing"]
     phase = arena.phase(now)
-    return {"arena": arena, "phase": phase, "rows": rows[:STANDINGS_SHOWN],
+    return {"arena": arena, "user": user, "phase": phase, "rows": rows[:STANDINGS_SHOWN],
             "more": max(0, len(rows) - STANDINGS_SHOWN), "tables": tables,
             "waiting": len(waiting), "me": me, "joined": len(rows),
             "podium": rows[:3] if phase == "over" else [],
