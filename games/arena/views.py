@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.moderators import is_moderator
 from games.arena import present, results, service
@@ -91,11 +92,15 @@ def private_arena(request, token: str):
 
 
 def _act(request, arena_id: int, action):
+    """Join, pause, come back: the page's buttons post with htmx (the socket renders
+    them, without a CSRF field: htmx sends the token in a header, base.html)."""
     arena = _arena_for(request, arena_id)
     try:
         action(arena, request.user)
     except PlayError as refusal:
         messages.error(request, refusal.message)
+    if request.htmx:
+        return HttpResponseClientRedirect(page_url(arena))
     return redirect(page_url(arena))
 
 

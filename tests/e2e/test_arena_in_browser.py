@@ -106,7 +106,9 @@ def test_six_people_play_an_arena_and_a_watcher_sees_it_live(people, daphne_serv
 
     # She comes back: the three of that table wait, and are seated again together.
     masha.page.locator('[data-testid="arena-back"]').click()
-    masha.page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=30_000)
+    # (Seated once her two companions are back on the arena's page, or their seeds' time
+    # is up: RULES.md 12's 10 seconds.)
+    masha.page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=45_000)
     again = table_of(users[0])
     assert again.pk not in tables
 

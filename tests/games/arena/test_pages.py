@@ -58,7 +58,7 @@ def test_join_pause_and_come_back_from_the_page(client, make_user):
     arena = an_arena()
     page = client.get(f"/arenas/{arena.pk}/").content.decode()
     assert 'data-testid="arena-join"' in page
-    client.post(f"/arenas/{arena.pk}/join/")
+    client.post(f"/arenas/{arena.pk}/join/", HTTP_HX_REQUEST="true")
     page = client.get(f"/arenas/{arena.pk}/").content.decode()
     assert 'data-state="waiting"' in page and 'data-player="masha"' in page
     client.post(f"/arenas/{arena.pk}/pause/")
