@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
@@ -14,6 +15,7 @@ from games.arena.results import arena_standings
 from games.models import RUNNING, Arena, ArenaGame, ArenaPlayer, MatchStatus
 
 STANDINGS_SHOWN = 100
+JUST_STARTED = timedelta(seconds=6)
 
 
 def live_context(arena: Arena, user) -> dict:
@@ -33,6 +35,7 @@ def live_context(arena: Arena, user) -> dict:
                  .order_by("seated_at")):
         match = game.match
         tables.append({"number": match.pk, "playing": match.status == MatchStatus.PLAYING,
+                       "started_at": match.started_at,
                        "commitment": match.commitment,
                        "names": [s.name for s in sorted(match.seats.all(),
                                                         key=lambda s: s.number)]})
@@ -51,6 +54,10 @@ def live_context(arena: Arena, user) -> dict:
             mine_table = next((t for t in tables if t["number"] == me["table"]), None)
             me["commitment"] = mine_table["commitment"] if mine_table else ""
             me["playing"] = mine_table is None or mine_table["playing"]
+            # A game that has just started takes its player's page there, from any view
+            # of it: the notice of the start may have been lost (a reconnecting socket).
+            me["go"] = mine_table is not None and mine_table["playing"] \
+                and mine_table["started_at"] >= now - JUST_STARTED
     phase = arena.phase(now)
     return {"arena": arena, "user": user, "phase": phase, "rows": rows[:STANDINGS_SHOWN],
             "more": max(0, len(rows) - STANDINGS_SHOWN), "tables": tables,

@@ -9,6 +9,7 @@ are tested on their own); the pages learn of what it changed from their heartbea
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -16,7 +17,7 @@ from django.utils import timezone
 
 from games import rules
 from games.arena.results import arena_standings
-from games.models import Arena, ArenaPlayer, Match, MatchStatus
+from games.models import Arena, ArenaGame, ArenaPlayer, Match, MatchStatus
 from games.play import service as services
 from tests.daphne_server import DaphneServer, live_server_env
 
@@ -86,8 +87,11 @@ def test_six_people_play_an_arena_and_a_watcher_sees_it_live(people, daphne_serv
     watcher.page.locator('[data-testid="arena-tables"] li').nth(1).wait_for()
     watcher.page.screenshot(path=str(tmp_path / "watcher-tables.png"), full_page=True)
 
-    # masha pauses while her game is played: she is not seated again once it ends.
+    # masha pauses while her game is played: she is not seated again once it ends.  (The
+    # arena's page takes a player to a game that has just started: she opens it later.)
     masha = persons["masha"]
+    started = table_of(users[0]).started_at
+    time.sleep(max(0.0, (started + timedelta(seconds=7) - timezone.now()).total_seconds()))
     masha.page.goto(url)
     masha.page.locator('[data-testid="arena-pause"]').click()
     first = table_of(users[0])
