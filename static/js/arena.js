@@ -55,6 +55,24 @@
     link.send(JSON.stringify({seed: randomHex(16), table: table}));
   }
 
+  // The time to the start or the end, as h:mm:ss, by the server's clock (data-now).
+  var offset = 0;
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  function tick() {
+    document.querySelectorAll("[data-arena-deadline]").forEach(function (clock) {
+      if (clock.dataset.now && clock.dataset.read !== clock.dataset.now) {
+        clock.dataset.read = clock.dataset.now;
+        offset = Number(clock.dataset.now) - Date.now();
+      }
+      var left = Math.max(0, Math.ceil((Number(clock.dataset.arenaDeadline) - Date.now() - offset) / 1000));
+      var hours = Math.floor(left / 3600), minutes = Math.floor(left / 60) % 60;
+      clock.textContent = (hours ? hours + ":" + two(minutes) : String(minutes)) + ":" + two(left % 60);
+    });
+  }
+  setInterval(tick, 500);
+  document.addEventListener("htmx:oobAfterSwap", tick);
+  document.addEventListener("DOMContentLoaded", tick);
+
   document.addEventListener("htmx:wsOpen", function (event) {
     link = event.detail.socketWrapper;
     seatShown();
