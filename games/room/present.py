@@ -43,7 +43,7 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
         "seats_count": match.seats_count, "now_ms": int(time.time() * 1000),
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "result": match.result, "state": state, "view": None, "players": [],
-        "variant": variant,
+        "variant": variant, "arena_url": getattr(match, "arena_url", ""),
     }
     if state is None:
         return context
