@@ -122,12 +122,13 @@ class ModeratorAction(AppendOnlyModel):
         CHAT_DELETE = "chat_delete", _("delete a chat message")
         CHAT_MUTE = "chat_mute", _("mute in chat")
         LIFT_BAR = "lift_bar", _("lift a bar from rated tables")
+        ARENA_CANCEL = "arena_cancel", _("cancel an arena")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderator_actions",
         verbose_name=_("moderator"),
     )
-    action = models.CharField(_("action"), max_length=11, choices=Kind.choices)
+    action = models.CharField(_("action"), max_length=12, choices=Kind.choices)
     match = models.ForeignKey(
         "games.Match", on_delete=models.PROTECT, null=True, blank=True,
         related_name="moderator_actions", verbose_name=_("game"),
@@ -135,6 +136,10 @@ class ModeratorAction(AppendOnlyModel):
     person = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
         related_name="moderated", verbose_name=_("player"),
+    )
+    arena = models.ForeignKey(
+        "games.Arena", on_delete=models.PROTECT, null=True, blank=True,
+        related_name="moderator_actions", verbose_name=_("arena"),
     )
     reason = models.TextField(_("reason"), max_length=500)
     created_at = models.DateTimeField(_("time"), default=timezone.now)
@@ -149,7 +154,9 @@ class ModeratorAction(AppendOnlyModel):
                 condition=(models.Q(action__in=["abort", "annul"], match__isnull=False, person__isnull=True))
                 | (models.Q(action__in=["deactivate", "reactivate", "chat_mute", "lift_bar"], match__isnull=True, person__isnull=False))
                 # A deleted chat line: its game and its author.
-                | (models.Q(action="chat_delete", match__isnull=False, person__isnull=False)),
+                | (models.Q(action="chat_delete", match__isnull=False, person__isnull=False))
+                | (models.Q(action="arena_cancel", arena__isnull=False, match__isnull=True,
+                            person__isnull=True)),
                 name="moderatoraction_target",
             ),
             # A game is annulled once: its rating records are taken back once.

@@ -9,10 +9,16 @@ class GamesConfig(AppConfig):
     def ready(self):
         # The contexts above games.play subscribe to what it tells (DESIGN.md): the lobby
         # offers one more game at a game's end and withdraws the offers whose time is up
-        # with the clock's sweep.  (ratings subscribes in its own app.)
+        # with the clock's sweep; an arena frees a game's players at its end, and seats
+        # its waiting players and makes the site's scheduled arenas with the sweep.
+        # (ratings subscribes in its own app.)
+        from games.arena import schedule, scoring, seating
         from games.lobby import formseeds, rematch
         from games.play import clock, events
 
         events.on_game_ended(rematch.offer_after)
+        events.on_game_ended(scoring.on_game_ended)
         clock.every_sweep(rematch.sweep)
         clock.every_sweep(formseeds.sweep)  # the seeds drawn for forms never sent
+        clock.every_sweep(schedule.sweep)
+        clock.every_sweep(seating.sweep)

@@ -36,6 +36,7 @@ class Game(models.TextChoices):
     """Which game a table plays (games/rules/variant.py)."""
 
     KOZEL = "kozel", _("Kozel")
+    SEA_GOAT = "sea-goat", _("Sea goat")
 
 
 class MatchStatus(models.TextChoices):
@@ -130,6 +131,9 @@ class Match(models.Model):
                                    name="match_pairs_need_4_seats"),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
             models.CheckConstraint(condition=Q(game__in=Game.values), name="match_game_valid"),
+            # Only Kozel has a rating ladder (RULES.md 13: sea goat games are unrated).
+            models.CheckConstraint(condition=Q(game=Game.KOZEL) | Q(rated=False),
+                                   name="match_only_kozel_rated"),
         ]
         indexes = [
             # The clock's sweep: running matches whose deadline has passed.  The status
@@ -510,3 +514,144 @@ class FormSeed(models.Model):
 
     def __str__(self):
         return f"{self.form} {self.commitment[:12]}"
+
+
+# -- arenas (RULES.md 12, games/arena/) ------------------------------------------------------
+
+ARENA_MIN_MINUTES, ARENA_MAX_MINUTES = 20, 240
+ARENA_MAX_DAYS_AHEAD = 7
+
+
+class Arena(models.Model):
+    """An arena tournament: its settings (every game in it has them), its time, and
+    whether it was cancelled.  Its players and games are ArenaPlayer and ArenaGame; its
+    standings are computed from its games' results (games/arena/standings.py)."""
+
+    name = models.CharField(_("name"), max_length=80)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="created_arenas",
+                                   verbose_name=_("created by"))
+    starts_at = models.DateTimeField(_("starts"))
+    ends_at = models.DateTimeField(_("ends"))
+    seats_count = models.PositiveSmallIntegerField(_("players at a table"), default=3)
+    pairs = models.BooleanField(_("pairs (2 against 2)"), default=False)
+    fish = models.CharField(_("fish"), max_length=3, choices=Fish.choices, default=Fish.ALL)
+    turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), default=20)
+    rated = models.BooleanField(_("rated"), default=True)
+    private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(_("invitation token"), max_length=32, unique=True,
+                                    default=new_invite_token, editable=False)
+    # Bumped with every change its page shows (games/arena/groups.py): the pages' beats
+    # compare it with the one they show.
+    version = models.PositiveIntegerField(_("version"), default=0)
+    # Set once its time is up and its last game has ended (the seating sweep sees to it).
+    over_at = models.DateTimeField(_("over"), null=True, blank=True)
+    # A moderator's cancellation (the reason is in the moderation log as well).
+    cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True)
+    cancel_reason = models.CharField(_("why cancelled"), max_length=500, blank=True, default="")
+    # The site's schedule (settings.KOZEL_ARENA_SCHEDULE): which of its slots this arena
+    # is, so that any number of clocks make each slot once.
+    schedule_key = models.CharField(_("schedule slot"), max_length=80, null=True, blank=True,
+                                    unique=True, editable=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("arena")
+        verbose_name_plural = _("arenas")
+        constraints = [
+            models.CheckConstraint(condition=Q(seats_count__gte=MIN_SEATS, seats_count__lte=MAX_SEATS),
+                                   name="arena_seats_2_to_4"),
+            models.CheckConstraint(condition=Q(pairs=False) | Q(seats_count=MAX_SEATS),
+                                   name="arena_pairs_need_4_seats"),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__gte=MIN_TURN_SECONDS, turn_seconds__lte=MAX_TURN_SECONDS),
+                name="arena_turn_seconds_10_to_120"),
+            models.CheckConstraint(condition=Q(fish__in=Fish.values), name="arena_fish_valid"),
+            models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")),
+                                   name="arena_ends_after_start"),
+        ]
+        indexes = [models.Index(fields=["over_at", "starts_at"], name="arena_open_idx")]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def variant(self) -> rules.Variant:
+        return rules.Variant(self.seats_count, self.fish, self.pairs)
+
+    @property
+    def table_size(self) -> int:
+        """``k`` of RULES.md 12: the players a table seats (4 for pairs)."""
+        return self.seats_count
+
+    @property
+    def minutes(self) -> int:
+        return int((self.ends_at - self.starts_at).total_seconds() // 60)
+
+    def phase(self, now=None) -> str:
+        """"cancelled", "upcoming", "running", "ending" (time up, games still running)
+        or "over"."""
+        now = now or timezone.now()
+        if self.cancelled_at is not None:
+            return "cancelled"
+        if self.over_at is not None:
+            return "over"
+        if now < self.starts_at:
+            return "upcoming"
+        return "running" if now < self.ends_at else "ending"
+
+
+class ArenaPlayer(models.Model):
+    """A person in an arena: when they joined, and whether they are paused, waiting (since
+    when) or at one of its tables.  Seating takes a player with a compare-and-swap on
+    ``table`` (games/arena/seating.py), so that two clocks never seat one twice."""
+
+    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="players",
+                              verbose_name=_("arena"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="arena_entries", verbose_name=_("player"))
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+    paused = models.BooleanField(_("paused"), default=False)
+    # Since when they wait to be seated; null while paused or at a table.
+    waiting_since = models.DateTimeField(_("waiting since"), null=True, blank=True)
+    table = models.ForeignKey(Match, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="+", verbose_name=_("at table"))
+
+    class Meta:
+        verbose_name = _("arena player")
+        verbose_name_plural = _("arena players")
+        ordering = ["arena", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["arena", "user"], name="arenaplayer_once"),
+        ]
+        indexes = [models.Index(fields=["arena", "waiting_since"], name="arenaplayer_waiting_idx")]
+
+    def __str__(self):
+        return f"{self.arena_id}: {self.user_id}"
+
+
+class ArenaGame(models.Model):
+    """A table an arena seated: its match (an ordinary game), and the client seeds its
+    players' browsers gave after they were shown its commitment (kozel-fair/1).  The game
+    starts when every seat gave one, or at ``seeds_due`` with the empty seed for the
+    others (RULES.md 12)."""
+
+    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="games",
+                              verbose_name=_("arena"))
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="arena_game",
+                                 verbose_name=_("game"))
+    seated_at = models.DateTimeField(_("seated"), default=timezone.now)
+    seeds_due = models.DateTimeField(_("client seeds due"))
+    # Seat number (as text) -> the client seed its browser gave.  Never shown.
+    seeds = models.JSONField(_("client seeds given"), default=dict, blank=True, editable=False)
+    # Set by the game's end (games/arena/scoring.py), in the transaction that ends it.
+    ended = models.BooleanField(_("ended"), default=False)
+
+    class Meta:
+        verbose_name = _("arena game")
+        verbose_name_plural = _("arena games")
+        ordering = ["arena", "seated_at", "id"]
+        indexes = [models.Index(fields=["arena", "ended"], name="arenagame_running_idx")]
+
+    def __str__(self):
+        return f"{self.arena_id}: #{self.match_id}"

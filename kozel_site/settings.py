@@ -5,6 +5,7 @@ environment (see kozel_site/env.py and the README): with nothing set, the site r
 embedded -- SQLite in WAL mode, the in-memory channel layer, one daphne process.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -271,6 +272,28 @@ KOZEL_FORM_SEED_SECONDS = float(ENV.get("KOZEL_FORM_SEED_SECONDS", str(6 * 3600)
 # room) before the offer is withdrawn.
 KOZEL_REMATCH_SECONDS = float(ENV.get("KOZEL_REMATCH_SECONDS", "60"))
 KOZEL_REMATCH_AWAY = float(ENV.get("KOZEL_REMATCH_AWAY", "30"))
+
+# -- Arenas (RULES.md 12, games/arena/) ----------------------------------------------
+# Seconds the first of k waiting players waits before a table is seated without 2k
+# waiting (more to choose from gives closer ranks; RULES.md 12 allows at most 10), and
+# seconds a seated table's browsers have to give their client seeds before the game
+# starts with the empty seed for the rest (RULES.md 12: 10).
+KOZEL_ARENA_GATHER = float(ENV.get("KOZEL_ARENA_GATHER", "2"))
+KOZEL_ARENA_SEED_SECONDS = float(ENV.get("KOZEL_ARENA_SEED_SECONDS", "10"))
+# The site's own open arenas, made by the clock's sweep (games/arena/schedule.py): each
+# slot is announced ``announce_hours`` before it starts.  ``every``: "hour" (at minute
+# ``minute``) or "day" (at ``time``, the site's TIME_ZONE).  ``table``: 2, 3, 4 or "pairs".
+# A site's admin changes this list, not the code (or sets KOZEL_ARENA_SCHEDULE in the
+# environment to the list as JSON; "[]": no scheduled arenas).
+KOZEL_ARENA_SCHEDULE = [
+    {"key": "hourly", "name": "Часовая арена", "every": "hour", "minute": 0, "minutes": 30,
+     "table": 3, "fish": "all", "turn_seconds": 20, "rated": True, "announce_hours": 1},
+    {"key": "daily-pairs", "name": "Вечерняя арена пар", "every": "day", "time": "20:00",
+     "minutes": 120, "table": "pairs", "fish": "one", "turn_seconds": 30, "rated": True,
+     "announce_hours": 24},
+]
+if "KOZEL_ARENA_SCHEDULE" in ENV:
+    KOZEL_ARENA_SCHEDULE = json.loads(ENV["KOZEL_ARENA_SCHEDULE"])
 
 # -- WebSocket caps across sockets (games/live/caps.py) ----------------------------
 # Counted in the cache (Redis, shared by every server process, when REDIS_URL is set).

@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("games.records.urls")),
     path("", include("games.players.urls")),
     path("", include("games.moderation.urls")),
+    path("", include("games.arena.urls")),
     path("", include("ratings.urls")),
 ]

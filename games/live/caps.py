@@ -208,3 +208,8 @@ def at_game_rooms(people) -> set[tuple[int, int]] | None:
 
 def lobby_slot(address: str) -> Slot:
     return Slot(f"lobby:{address}", settings.KOZEL_WS_LOBBY_SOCKETS_PER_ADDRESS)
+
+
+def arena_slot(who: str, arena_id: int) -> Slot:
+    """An account's (or a visitor's) sockets to one arena's page: as many as to a game."""
+    return Slot(f"arena:{arena_id}:{who}", settings.KOZEL_WS_SOCKETS_PER_GAME)

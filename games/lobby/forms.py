@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Fish
+from games.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Fish, Game
 from games import rules
 from games.play import seeds
 from games.rules import fair
@@ -21,6 +21,14 @@ DEFAULT_TURN_SECONDS = 30
 def _players_field():
     return forms.TypedChoiceField(label=_("Players"), choices=PLAYER_CHOICES, coerce=int,
                                   initial=MAX_SEATS, widget=forms.RadioSelect)
+
+
+def _game_field():
+    # Not required: a post that names no game asks for Kozel, as before there was a choice.
+    return forms.ChoiceField(label=_("The game"), choices=Game.choices, initial=Game.KOZEL,
+                             required=False, widget=forms.RadioSelect,
+                             help_text=_("Sea goat: the round's winner writes down what the "
+                                         "others hold; 125 wins. Never rated."))
 
 
 def _fish_field():
@@ -46,17 +54,33 @@ def _pairs_field():
 
 
 class _OneVariant:
-    """The choices must make a variant the rules know (games/rules/variant.py): with
-    Kozel's fields valid, only pairs at a table other than four can fail."""
+    """The choices must make a variant the rules know (games/rules/variant.py).  The fish
+    rule is Kozel's alone: another game ignores it; with the fields valid, only pairs at a
+    table other than four can fail."""
 
     def clean(self):
         data = super().clean()
-        if {"players", "fish"} <= data.keys():
+        if "game" in data and not data["game"]:
+            data["game"] = Game.KOZEL
+        if data.get("game") in rules.GAMES and not rules.GAMES[data["game"]].fish_rule:
+            # Not asked of this game (the form hides it): whatever came, the table's
+            # column keeps its default.
+            self.errors.pop("fish", None)
+            data["fish"] = Fish.ALL
+        if {"players", "fish", "game"} <= data.keys():
             try:
-                rules.Variant(data["players"], data["fish"], bool(data.get("pairs")))
+                variant_of(data)
             except rules.InvalidState:
                 self.add_error("pairs", _("Pairs (2 against 2) need a table of four."))
         return data
+
+
+def variant_of(data: dict) -> rules.Variant:
+    """The variant a form's cleaned data chooses: its game, and the fish rule where the
+    game has one."""
+    game = rules.GAMES[data["game"]]
+    return rules.Variant(data["players"], data["fish"] if game.fish_rule else None,
+                         bool(data.get("pairs")), game.name)
 
 
 def _check_client_seed(value):
@@ -83,6 +107,7 @@ def _seed_field():
 class RequestForm(_OneVariant, forms.Form):
     """A game request ("заявка"): the table's size and terms."""
 
+    game = _game_field()
     players = _players_field()
     fish = _fish_field()
     pairs = _pairs_field()
@@ -100,6 +125,7 @@ class RequestForm(_OneVariant, forms.Form):
 class BotsForm(_OneVariant, forms.Form):
     """A table with the person in seat 0 and bots in the others (never rated)."""
 
+    game = _game_field()
     players = _players_field()
     fish = _fish_field()
     pairs = _pairs_field()

@@ -38,7 +38,8 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 from games.lobby.tables import (check_free, current_match, seat_bot, seat_person,
                                 seatless_table, start_table)
-from games.models import Match, MatchStatus, Rematch, RematchStatus, RematchWithdrawal, Seat
+from games.models import (ArenaGame, Match, MatchStatus, Rematch, RematchStatus,
+                          RematchWithdrawal, Seat)
 from games.play import notify, seeds
 from games.play.errors import PlayError
 from games.play.events import GameEnded
@@ -97,7 +98,10 @@ def view_of(game_id: int) -> dict | None:
 
 def offer_after(event: GameEnded) -> None:
     """A game ended (games.play.events, inside the transaction that ends it): one more
-    game is offered to its people."""
+    game is offered to its people -- unless it was an arena's, whose players the arena
+    seats again (games/arena)."""
+    if ArenaGame.objects.filter(match_id=event.match.pk).exists():
+        return
     offer(event.match)
 
 

@@ -33,7 +33,11 @@ def _lock_person(user) -> None:
     Player.objects.select_for_update().filter(user=user).first()
 
 
-def _check_options(players, fish, turn_seconds, pairs=False) -> None:
+def _check_options(players, fish, turn_seconds, pairs=False, game=rules.KOZEL) -> rules.Variant:
+    """The table's variant, once its options are checked (the fish rule only where the
+    game has one)."""
+    if game not in rules.GAMES:
+        raise PlayError(_("There is no such game."), "invalid")
     if players not in range(MIN_SEATS, MAX_SEATS + 1):
         raise PlayError(_("A table has 2, 3 or 4 players."), "invalid")
     if fish not in (rules.FISH_ALL, rules.FISH_ONE):
@@ -41,7 +45,7 @@ def _check_options(players, fish, turn_seconds, pairs=False) -> None:
     if turn_seconds not in range(MIN_TURN_SECONDS, MAX_TURN_SECONDS + 1):
         raise PlayError(_("The turn time is 10 to 120 seconds."), "invalid")
     try:
-        rules.Variant(players, fish, pairs)
+        return rules.Variant(players, fish if rules.GAMES[game].fish_rule else None, pairs, game)
     except rules.InvalidState:
         raise PlayError(_("Pairs (2 against 2) need a table of four."), "invalid") from None
 
@@ -53,16 +57,19 @@ def _sitting_down(user) -> None:
     rematch.withdraw_for(user)
 
 
-def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
-               client_seed=None, server_seed=None, **fields) -> Match:
-    """A new table with ``user`` in seat 0, once the options and the person are checked."""
-    _check_options(players, fish, turn_seconds, pairs)
+def _new_table(user, players, fish, turn_seconds, *, pairs=False, game=rules.KOZEL,
+               address=None, client_seed=None, server_seed=None, **fields) -> Match:
+    """A new table with ``user`` in seat 0, once the options and the person are checked.
+    A game that cannot be rated (sea goat) is never rated, whatever was asked."""
+    variant = _check_options(players, fish, turn_seconds, pairs, game)
+    if not variant.can_be_rated:
+        fields["rated"] = False
     client_seed = seeds.client_seed(client_seed)
     _lock_person(user)
     limits.check_not_barred(user, fields.get("rated", False))
     _sitting_down(user)
-    match = seatless_table(server_seed, created_by=user, seats_count=players, fish=fish,
-                           turn_seconds=turn_seconds, pairs=pairs, **fields)
+    match = seatless_table(server_seed, created_by=user, game=game, seats_count=players,
+                           fish=fish, turn_seconds=turn_seconds, pairs=pairs, **fields)
     seat_person(match, 0, user, address, client_seed)
     return match
 
@@ -70,14 +77,15 @@ def _new_table(user, players, fish, turn_seconds, *, pairs=False, address=None,
 @transaction.atomic
 def create_request(user, *, players: int, fish: str = "all", turn_seconds: int = 30,
                    rated: bool = True, private: bool = False, pairs: bool = False,
-                   address: str | None = None, client_seed: str | None = None,
-                   server_seed: bytes | None = None) -> Match:
-    """Open a game request with its creator in seat 0; ``pairs`` for four as two pairs;
-    ``address`` is the client's, ``client_seed`` theirs (one is made for them if they
-    gave none); ``server_seed`` the one drawn for the form they sent
-    (games/lobby/formseeds.py), else one is drawn now."""
-    match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
-                       client_seed=client_seed, server_seed=server_seed,
+                   game: str = rules.KOZEL, address: str | None = None,
+                   client_seed: str | None = None, server_seed: bytes | None = None) -> Match:
+    """Open a game request with its creator in seat 0; ``game`` is Kozel or sea goat
+    (``fish`` is Kozel's alone), ``pairs`` for four as two pairs; ``address`` is the
+    client's, ``client_seed`` theirs (one is made for them if they gave none);
+    ``server_seed`` the one drawn for the form they sent (games/lobby/formseeds.py), else
+    one is drawn now."""
+    match = _new_table(user, players, fish, turn_seconds, pairs=pairs, game=game,
+                       address=address, client_seed=client_seed, server_seed=server_seed,
                        rated=rated, private=private)
     if not private:
         notify.lobby_changed()
@@ -132,13 +140,13 @@ def leave_request(user, match_id: int) -> None:
 
 @transaction.atomic
 def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30,
-                   pairs: bool = False, address: str | None = None,
+                   pairs: bool = False, game: str = rules.KOZEL, address: str | None = None,
                    client_seed: str | None = None, server_seed: bytes | None = None) -> Match:
     """A table of ``players`` seats, the person in seat 0 and bots in the rest; never
     rated.  ``server_seed``: as for ``create_request``."""
     # Not private: anyone may watch it (it starts at once, so it never shows as a request).
-    match = _new_table(user, players, fish, turn_seconds, pairs=pairs, address=address,
-                       client_seed=client_seed, server_seed=server_seed,
+    match = _new_table(user, players, fish, turn_seconds, pairs=pairs, game=game,
+                       address=address, client_seed=client_seed, server_seed=server_seed,
                        rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
         seat_bot(match, number, name)

@@ -58,7 +58,7 @@ def index(request):
                .exclude(rematch_of__status=RematchStatus.OPEN).prefetch_related(_seats())
                .defer("state").order_by("status", "-started_at", "-created_at"))
     page = Paginator(running, RUNNING_PER_PAGE).get_page(request.GET.get("page"))
-    actions = ModeratorAction.objects.select_related("moderator", "person", "match")[:20]
+    actions = ModeratorAction.objects.select_related("moderator", "person", "match", "arena")[:20]
     return render(request, "games/moderation/index.html", {
         "page": page, "actions": actions, "reason_form": ReasonForm(),
     })

@@ -124,6 +124,13 @@ def _rule_message(error: rules.RulesError) -> str:
         "must-draw": _("Nothing of yours fits: draw from the bazaar."),
         "must-knock": _("Nothing fits and the bazaar is empty: you knock."),
         "round-over": _("The round is over: the next one is being dealt."),
+        # Sea goat (RULES.md 13), and two doubles at once sent to a game of one tile a turn.
+        "one-tile": _("This game plays one tile at a time."),
+        "hundred-not-writing": _("Only the player who is writing may lead 6-6 (for a hundred)."),
+        "two-doubles-lead": _("Two doubles at once are never a round's lead."),
+        "two-doubles-ends": _("Two doubles at once need ends that show two different values."),
+        "two-doubles-fit": _("These two doubles do not fit the two ends: each goes on the end "
+                             "of its value."),
         "game-over": _("The game is over."),
     }
     code = getattr(error, "code", "")
@@ -137,7 +144,9 @@ def _rule_message(error: rules.RulesError) -> str:
 def _turn(match: Match, state: rules.GameState, events: list[dict], action: rules.Action,
           knocks: list[rules.Action]) -> store.Change:
     """The change of a player's (or a bot's) action and the knocks made after it."""
-    moves = [(MoveKind(action.kind), action.seat, action.to_json())]
+    # Two doubles at once are one play (RULES.md 13): a play move of two tiles.
+    kind = rules.PLAY if action.kind == rules.DOUBLES else action.kind
+    moves = [(MoveKind(kind), action.seat, action.to_json())]
     moves += [(MoveKind.KNOCK, k.seat, dict(k.to_json(), auto=True)) for k in knocks]
     return _after(match, state, events, moves,
                   drew=action.seat if action.kind == rules.DRAW else None)

@@ -29,6 +29,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import rules
+from games.rules import seagoat
 from games.models import Match, Move, RoundScore
 from games.play import notify
 from games.play.events import GameEnded, game_ended
@@ -166,12 +167,22 @@ def move_deadline(match: Match, deadline) -> bool:
 
 
 def round_scores(match: Match, events: list[dict]) -> list[RoundScore]:
-    """The score table's rows of a round these events ended (unsaved), one per seat."""
-    return [RoundScore(match_id=match.pk, round_number=ended["round"], seat=seat,
-                       points=ended["points"][seat], credited=ended["credited"][seat],
-                       score_after=ended["scores"][seat],
-                       remembered_after=ended["remembered"][seat],
-                       opened=ended["opened"][seat], result=ended["result"],
-                       result_seat=ended["seat"], bank_after=ended["bank"])
-            for ended in events if ended["type"] == "round_ended"
-            for seat in range(match.seats_count)]
+    """The score table's rows of a round these events ended (unsaved), one per seat.  A
+    game of writing (sea goat, RULES.md 13) keeps no remembered points or bank: a row's
+    credit is what the round wrote to the seat's score."""
+    rows = []
+    for ended in events:
+        if ended["type"] != "round_ended":
+            continue
+        writing = "writing" in ended
+        credited = seagoat.written(ended) if writing else ended["credited"]
+        for seat in range(match.seats_count):
+            rows.append(RoundScore(
+                match_id=match.pk, round_number=ended["round"], seat=seat,
+                points=ended["points"][seat], credited=credited[seat],
+                score_after=ended["scores"][seat],
+                remembered_after=0 if writing else ended["remembered"][seat],
+                opened=bool(ended["scores"][seat]) if writing else ended["opened"][seat],
+                result=ended["result"], result_seat=ended["seat"],
+                bank_after=0 if writing else ended["bank"]))
+    return rows

@@ -7,6 +7,7 @@ games -- so it sits above them all, where no lower context needs to import it.
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
+from games.arena.present import podiums_of
 from ratings.history import KINDS, chart_for, game_counts, games_page
 
 
@@ -22,5 +23,6 @@ def profile(request, login):
         "person": person, "player": person.player,
         "chart": chart_for(person.player, joined=person.date_joined, viewer=request.user),
         "counts": game_counts(person, viewer=request.user), "kind": kind,
+        "podiums": podiums_of(person),
         "games": games_page(person, request.GET.get("page"), viewer=request.user, kind=kind),
     })

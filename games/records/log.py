@@ -51,8 +51,9 @@ def record_of(match: Match) -> rules.Record:
     """The game record of a match: its players, deals, every action and any interrupt,
     and its ``fair`` block once the game is over."""
     seats = {s.number: s.name for s in match.seats.select_related("user")}
-    record = rules.Record([seats[n] for n in range(match.seats_count)], match.fish,
-                          match.turn_seconds, pairs=match.pairs)
+    variant = match.variant
+    record = rules.Record([seats[n] for n in range(match.seats_count)], variant.fish,
+                          match.turn_seconds, pairs=variant.pairs, variant=variant.name)
     record.fair = fair_block(match)
     for move in match.moves.order_by("number"):
         if move.kind == MoveKind.DEAL:

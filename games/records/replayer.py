@@ -14,7 +14,9 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.models import Match, MoveKind
-from games.room.present import announce, shared_number, tile_halves, unit_names, units
+from games.room.present import (announce, shared_number, tile_halves, unit_names, units,
+                                writing_of, writing_summary)
+from games.room.words import writing_note
 from games.rules.scoring import round_units
 from games.records.log import replay_log
 
@@ -26,6 +28,7 @@ class Step:
     state: rules.GameState
     said: list[str] = field(default_factory=list)  # what this step's move did, in words
     played: str | None = None                      # the tile just played or drawn
+    played_tiles: list[str] = field(default_factory=list)  # it, or two doubles at once
     seat: int | None = None                        # who moved
 
 
@@ -38,10 +41,17 @@ def _describe(move, names, before: rules.GameState, after: rules.GameState, even
     said, tile = [], None
     if move.kind == MoveKind.DEAL:
         said.append(_("Round %(number)s is dealt.") % {"number": after.round})
+    elif move.kind == MoveKind.PLAY and isinstance(move.payload["play"], list):
+        first, second = move.payload["play"]  # two doubles at once (sea goat)
+        tile = first
+        said.append(_("%(name)s plays %(first)s and %(second)s at once.") % {
+            "name": who, "first": first, "second": second})
     elif move.kind == MoveKind.PLAY:
         tile = move.payload["play"]
         end = move.payload.get("end")
-        if not before.chain:
+        if not before.chain and after.hundred == move.seat:
+            said.append(_("%(name)s leads %(tile)s for a hundred.") % {"name": who, "tile": tile})
+        elif not before.chain:
             said.append(_("%(name)s leads %(tile)s.") % {"name": who, "tile": tile})
         elif end == "left":
             said.append(_("%(name)s plays %(tile)s on the left.") % {"name": who, "tile": tile})
@@ -71,6 +81,8 @@ def step(match: Match, number: int, names: dict) -> Step:
         if move.number == number:
             result.said, result.played = _describe(move, names, before, state, events)
             result.seat = move.seat
+            played = move.payload.get("play") if move.kind == MoveKind.PLAY else result.played
+            result.played_tiles = list(played) if isinstance(played, list) else [played]
     result.state = state
     return result
 
@@ -90,6 +102,9 @@ def table_of(step: Step, names: dict, bots: set) -> dict:
         "turn": state.phase == rules.PLAYING and state.turn == n, "moved": step.seat == n,
         "goat": n in state.goats,
         "unit": shared_number(variant, n),
+        # Sea goat (RULES.md 13): who is writing, and the winners.
+        "writing": state.writing is not None and variant.unit_of(n) == state.writing,
+        "winner": n in state.winners,
     } for n in range(state.seats)]
     tallies = {"scores": state.scores, "remembered": state.remembered,
                "opened": state.opened, "goats": state.goats}
@@ -100,6 +115,9 @@ def table_of(step: Step, names: dict, bots: set) -> dict:
         "chain": [{"halves": (a, b), "name": f"{min(a, b)}-{max(a, b)}"} for a, b in state.chain],
         "bazaar": [tile_halves(rules.TILES[i].name) + (rules.TILES[i].name,) for i in state.bazaar],
         "summary": _summary(state, names),
+        "writing": writing_of(variant, {"writing": state.writing, "scores": state.scores},
+                              names),
+        "has_writing": variant.has_writing,
     }
 
 
@@ -108,6 +126,10 @@ def _summary(state: rules.GameState, names: dict) -> dict | None:
     last = state.last_round
     if state.phase == rules.PLAYING or not last:
         return None
+    if state.variant.has_writing:  # sea goat: what was written, in the room's words
+        summary = writing_summary(state.variant, {"last_round": last, "seats": state.seats},
+                                  names)
+        return dict(summary, name=summary["seat_name"], notes=writing_note(summary))
     scored = round_units(state.variant, last)
     shared = [dict(unit, number=number + 1, names=unit_names(names, unit["seats"]))
               for number, unit in enumerate(scored) if len(unit["seats"]) > 1]

@@ -15,7 +15,7 @@ from games.records import replayer
 from games.play import service as services
 from games.models import OVER, Match
 from games.room import chat
-from games.room.present import round_table, seat_names, shared_number
+from games.room.present import round_table, seat_names, shared_number, unit_names
 from games.records.fair import fair_block
 from games.records.log import record_of, state_after
 
@@ -64,11 +64,13 @@ def game(request, match_id):
         "points": points[s.number] if match.rated else None,
         "record": records.get(s.user_id), "client_seed": s.client_seed,
         "unit": shared_number(match.variant, s.number),
+        "winner": s.number in (result.get("winners") or []),  # sea goat (RULES.md 13)
     } for s in seats]
     staff = is_moderator(request.user)
     is_player = any(s.user_id == request.user.pk for s in seats if s.user_id)
     return render(request, "games/game.html", {
         "match": match, "players": players, "result": result,
+        "winners": unit_names(names, result.get("winners") or ()),
         "table": round_table(match, names, match.seats_count),
         "annulment": annulment, "aborted": aborted, "moderator": staff,
         "fair": fair_block(match),

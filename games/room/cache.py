@@ -21,10 +21,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 
 from games import rules
-from games.models import Match, MatchStatus
+from games.models import Arena, Match, MatchStatus
 from games.live.dbcall import database_call
 from games.room import html
 from games.live.perloop import PerLoop
@@ -67,6 +68,8 @@ def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
     if match is None:
         return None
     state = rules.GameState.from_json(match.state) if match.state is not None else None
+    if match.is_over:  # an arena's game leads back to its arena (games/arena)
+        match.arena_url = arena_url_of(match.pk)
     if previous is None or previous.match.status == MatchStatus.WAITING or state is None:
         seats = list(match.seats.select_related("user").order_by("number"))
         match.seat_users = {s.number: s.user_id for s in seats}
@@ -77,6 +80,16 @@ def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
             or len(rounds) != rounds_ended(state) * match.seats_count:
         rounds = round_rows(match)  # (a game that ended is read afresh: once)
     return Snapshot(match, previous.seats, rounds, state, round_tables=previous.round_tables)
+
+
+def arena_url_of(match_id: int) -> str:
+    """The page of the arena this game was played in, or ""."""
+    arena = (Arena.objects.filter(games__match_id=match_id)
+             .values_list("pk", "private", "invite_token").first())
+    if arena is None:
+        return ""
+    pk, private, token = arena
+    return reverse("arenas:private", args=[token]) if private else reverse("arenas:arena", args=[pk])
 
 
 def rounds_ended(state: rules.GameState) -> int:

@@ -62,9 +62,13 @@ def table(context: dict) -> SafeString:
             _chain_tile(parts, t["a"], t["b"], "last" in t) for t in context["chain"]))
         extra["log_html"] = Markup("".join(
             _log_line(parts, language, line["kind"], line["seat"], line["text"])
-            for line in words.round_log(context["moves"], context["names"])))
-        if context["summary"] is not None:
-            extra["why"] = words.explanations(context["summary"], context["names"])
+            for line in words.round_log(context["moves"], context["names"],
+                                        hundred=context["view"].get("hundred"))))
+        summary = context["summary"]
+        if summary is not None and summary.get("writing_game"):
+            extra["notes"] = words.writing_note(summary)
+        elif summary is not None:
+            extra["why"] = words.explanations(summary, context["names"])
     extra["_"] = _gettext(translation.get_language())
     return mark_safe(_template("games/room/table.html").render(dict(context, **extra)))
 
@@ -94,7 +98,7 @@ def seat(context: dict) -> SafeString:
         template, language = _template("games/room/hand.html"), translation.get_language()
         if context["turn_mine"]:  # its buttons carry the version: made for this frame
             hand = _hand(template, language, context["hand"], True, context["can_draw"],
-                         context["version"])
+                         context["version"], context["doubles"])
         else:
             hand = _idle_hand(template, language, context["hand"])
     # A plain (Django) safe string, as every fragment: a frame adds more markup to it.
@@ -103,15 +107,20 @@ def seat(context: dict) -> SafeString:
 
 
 def _hand(template, language: str, hand: tuple, turn_mine: bool, can_draw: bool,
-          version: int | None) -> Markup:
+          version: int | None, doubles: tuple = ()) -> Markup:
     """A hand: ``hand`` is ((tile, the ends it may be played on), ...); an end is None for
-    the lead (the table is empty)."""
+    the lead (the table is empty).  ``doubles``: the two doubles it may play at once (sea
+    goat), or ()."""
     tiles = [{"name": name, "halves": tile_halves(name), "ends": ends,
               "playable": turn_mine and bool(ends),
-              # Two ends to choose from: the tile is chosen, then a lit end on the table.
-              "choose": turn_mine and len(ends) == 2} for name, ends in hand]
+              # Two ends to choose from: the tile is chosen, then a lit end on the table;
+              # one of two doubles to play at once: chosen, then the other double (or its
+              # own lit end, to play it alone).
+              "choose": turn_mine and (len(ends) == 2 or name in doubles),
+              "with": next((other for other in doubles if other != name), None)
+              if name in doubles else None} for name, ends in hand]
     return Markup(template.render(hand=tiles, turn_mine=turn_mine, can_draw=can_draw,
-                                  version=version, _=_gettext(language)))
+                                  version=version, doubles=doubles, _=_gettext(language)))
 
 
 @lru_cache(maxsize=HANDS_KEPT)

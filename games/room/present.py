@@ -44,7 +44,7 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
         "seats_count": match.seats_count, "now_ms": int(time.time() * 1000),
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "result": match.result, "state": state, "view": None, "players": [],
-        "variant": variant,
+        "variant": variant, "arena_url": getattr(match, "arena_url", ""),
         # Once the game is over: its revealed seeds, to check every deal in the page.
         "fair": seeds.revealed(match, [s.client_seed for s in sorted(seats, key=lambda s: s.number)])
         if match.is_over else None,
@@ -61,8 +61,14 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
     last = moves[-1] if moves else None
     played = next((m for m in reversed(moves) if "play" in m), None)
     if chain and played is not None:
-        # The last tile played is at the end it went to (the lead is the only tile).
-        chain[0 if played.get("end") == rules.LEFT else -1]["last"] = True
+        # The last tile played is at the end it went to (the lead is the only tile); two
+        # doubles at once went one to each end.
+        if isinstance(played["play"], list):
+            chain[0]["last"] = chain[-1]["last"] = True
+        else:
+            chain[0 if played.get("end") == rules.LEFT else -1]["last"] = True
+    writing = view.get("writing")
+    hundred = view.get("hundred")
     context.update(
         view=view, phase=view["phase"], round=view["round"], fish=view["fish"],
         bank=view["bank"], bazaar=view["bazaar"], turn=turn if playing else None,
@@ -80,16 +86,42 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
             # unit's number, and the unit's score is shown once, in ``shared_units``, not
             # on both partners' boxes.
             "unit": shared_number(variant, n),
+            # Sea goat (RULES.md 13): the one player (pair) writing, and the winners.
+            "writing": writing is not None and variant.unit_of(n) == writing,
+            "winner": n in view.get("winners", ()),
         } for n in range(view["seats"])],
         shared_units=[unit for unit in units(variant, view, names) if unit["shared"]],
         chain=chain, ends=view["ends"] if playing else None,
         # Where the round's first tile lies in the chain: every tile played on the left
         # end went before it (the page lays the chain out from it, both ways).
-        lead_index=sum(1 for m in moves if m.get("end") == rules.LEFT),
+        lead_index=sum(1 for m in moves if left_of_lead(m)),
         moves=moves, last=last,
-        summary=_summary(variant, view, names) if view["last_round"] else None,
+        summary=((writing_summary if variant.has_writing else _summary)(variant, view, names)
+                 if view["last_round"] else None),
+        writing=writing_of(variant, view, names),
+        # Announced to the table while the round is played (RULES.md 13).
+        hundred_name=names.get(hundred) if hundred is not None and playing else None,
+        winners=unit_names(names, view.get("winners", ())) if view.get("winners") else None,
+        how=view.get("how"),
     )
     return context
+
+
+def left_of_lead(move: dict) -> bool:
+    """Whether a move put a tile on the left of the round's first tile: a play on the left
+    end, or two doubles at once (one of them on each end)."""
+    return move.get("end") == rules.LEFT or isinstance(move.get("play"), list)
+
+
+def writing_of(variant: rules.Variant, view: dict, names: dict) -> dict | None:
+    """Who is writing and their score, in a game of writing (sea goat); None if nobody
+    is, or the game has no writing."""
+    unit = view.get("writing")
+    if unit is None:
+        return None
+    seats = variant.seats_of(unit)
+    return {"names": unit_names(names, seats), "score": view["scores"][seats[0]],
+            "seats": seats}
 
 
 def seat_context(table: dict, seat: int | None) -> dict:
@@ -98,17 +130,22 @@ def seat_context(table: dict, seat: int | None) -> dict:
     out), whether it may draw, and the version its buttons send.  None: a spectator."""
     match = table["match"]
     context = {"version": table["version"], "status": table["status"], "seat": seat,
-               "spectator": seat is None, "hand": (), "turn_mine": False, "can_draw": False}
+               "spectator": seat is None, "hand": (), "turn_mine": False, "can_draw": False,
+               "doubles": ()}
     state = table["state"]
     if seat is None or state is None:
         return context
     own = rules.seat_view(state, seat)
     plays: dict[str, list[str | None]] = {}
+    doubles = ()  # two doubles at once (sea goat), if the rules offer it: at most one pair
     for action in own["legal"]:
-        if "play" in action:
+        if isinstance(action.get("play"), list):
+            doubles = tuple(action["play"])
+        elif "play" in action:
             plays.setdefault(action["play"], []).append(action.get("end"))
     context.update(
         hand=tuple((name, tuple(plays.get(name, ()))) for name in own["hand"]),
+        doubles=doubles,
         can_draw=any("draw" in a for a in own["legal"]),
         turn_mine=(table["view"]["turn"] == seat and match.status == MatchStatus.PLAYING
                    and state.phase == rules.PLAYING),
@@ -134,6 +171,38 @@ def _summary(variant: rules.Variant, view: dict, names: dict) -> dict:
         "units": [dict(unit, number=number + 1, names=unit_names(names, unit["seats"]),
                        shared=len(unit["seats"]) > 1) for number, unit in enumerate(units)],
         "why": rules.explain_round(last, view["fish"]),
+    }
+
+
+def writing_summary(variant: rules.Variant, view: dict, names: dict) -> dict:
+    """The round just ended in a game of writing (sea goat, RULES.md 13): every hand shown
+    with its round points (a special hand marked), the round's winner and W, the lead for
+    a hundred, the write-off, who is writing after it; words in games/room/words.py."""
+    last = view["last_round"]
+    winner = last["winner"]
+    before = last["before"]["writing"]
+    return {
+        "writing_game": True,
+        "result": last["result"], "seat": last["seat"], "seat_name": names.get(last["seat"]),
+        "rows": [{"number": n, "name": names.get(n),
+                  "hand": [tile_halves(t) + (t,) for t in last["hands"][n]],
+                  "points": last["points"][n], "special": last["special"][n],
+                  "credited": None}
+                 for n in range(view["seats"])],
+        "units": [{"number": unit + 1, "names": unit_names(names, seats),
+                   "shared": len(seats) > 1, "points": sum(last["points"][s] for s in seats),
+                   "score": last["scores"][seats[0]]}
+                  for unit, seats in enumerate(variant.units)],
+        "winner": unit_names(names, variant.seats_of(winner)) if winner is not None else None,
+        "won": last["won"],
+        "hundred": names.get(last["hundred"]) if last["hundred"] is not None else None,
+        "written_off": last["written_off"],
+        "writer_before": (unit_names(names, variant.seats_of(before))
+                          if before is not None else None),
+        "writing": writing_of(variant, {"writing": last["writing"], "scores": last["scores"]},
+                              names),
+        "winner_writes": winner is not None and winner == last["writing"],
+        "bank": 0, "why": None,
     }
 
 
@@ -172,8 +241,11 @@ def round_table(match: Match, names: dict, seats: int, rows: list | None = None)
     for number in sorted({r.round_number for r in rows}):
         by_seat = {r.seat: r for r in rows if r.round_number == number}
         first = by_seat[0]
-        points = unit_round_points(variant, first.result, first.result_seat,
-                                   [by_seat[seat].points for seat in range(seats)])
+        hands = [by_seat[seat].points for seat in range(seats)]
+        if variant.has_writing:  # sea goat: a pair's round points are its two hands' sum
+            points = tuple(sum(hands[seat] for seat in members) for members in units)
+        else:
+            points = unit_round_points(variant, first.result, first.result_seat, hands)
         cells = []
         for unit, members in enumerate(units):
             row = by_seat[members[0]]
@@ -183,11 +255,14 @@ def round_table(match: Match, names: dict, seats: int, rows: list | None = None)
                 "points": points[unit], "credited": row.credited,
                 "after": {"score": row.score_after, "remembered": row.remembered_after,
                           "opened": row.opened},
+                # Sea goat: a score that was written (above 0) and is 0 after the round.
+                "written_off": bool(before[unit]["score"]) and not row.score_after,
             })
             before[unit] = cells[-1]["after"]
         rounds.append({"number": number, "cells": cells, "bank": first.bank_after})
     return {"names": [unit_names(names, members) for members in units], "rounds": rounds,
-            "shared": any(len(members) > 1 for members in units)}
+            "shared": any(len(members) > 1 for members in units),
+            "writing": variant.has_writing}
 
 
 ROUND_ROW_FIELDS = ("round_number", "seat", "points", "credited", "score_after",
@@ -235,6 +310,8 @@ log instead: games/room/words.py.)"""
                         else _("%(name)s left: the game is interrupted.") % {"name": name})
         elif kind == "game_over":
             said.append(_("The game is over."))
+            if event.get("winners"):  # sea goat: the game has winners (RULES.md 13)
+                said.append(_("Winner: %(name)s.") % {"name": unit_names(names, event["winners"])})
         elif kind == "aborted":
             said.append(_("A moderator stopped the game."))
     return said

@@ -16,10 +16,12 @@ from django.utils.translation import gettext as _
 LOG_SHOWN = 8  # the round's latest moves the table tells (a seat's draws in a row: one)
 
 
-def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN) -> list[dict]:
+def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN,
+              hundred: int | None = None) -> list[dict]:
     """The round's latest moves (record moves, oldest first) as lines: ``kind`` (play,
     draw or knock), ``seat`` and ``text``; a seat's draws in a row are one line with
-    their count."""
+    their count.  Two doubles at once (sea goat) are one line; ``hundred``, the seat that
+    leads this round for a hundred (RULES.md 13), has its lead said so."""
     lines: list[dict] = []
     for move in moves:
         seat = move["seat"]
@@ -28,8 +30,12 @@ def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN) -> list[di
             lines[-1]["count"] += 1
             continue
         kind = "play" if "play" in move else "draw" if "draw" in move else "knock"
-        lines.append({"kind": kind, "seat": seat, "tile": move.get("play"),
-                      "end": move.get("end"), "count": 1})
+        tile, end = move.get("play"), move.get("end")
+        if isinstance(tile, list):
+            tile, end = " ".join(tile), "both"
+        elif kind == "play" and end is None and seat == hundred:
+            end = "hundred"
+        lines.append({"kind": kind, "seat": seat, "tile": tile, "end": end, "count": 1})
     lines = lines[-shown:]
     language = get_language()
     for line in lines:
@@ -42,6 +48,12 @@ def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN) -> list[di
 @lru_cache(maxsize=8192)
 def _log_text(language: str, kind: str, name: str, tile: str | None, end: str | None,
               count: int) -> str:
+    if kind == "play" and end == "both":
+        first, second = tile.split()
+        return _("%(name)s: %(first)s and %(second)s at once") % {
+            "name": name, "first": first, "second": second}
+    if kind == "play" and end == "hundred":
+        return _("%(name)s: leads with %(tile)s — for a hundred!") % {"name": name, "tile": tile}
     if kind == "play":
         words = {"left": _("%(name)s: %(tile)s on the left"),
                  "right": _("%(name)s: %(tile)s on the right")}.get(
@@ -112,3 +124,32 @@ def _unit_text(w: dict, fish: bool, total: int, taker: str, pair_out: str | None
     if w["lost"]:
         parts.append(_("remembered points lost (+%(points)s)") % {"points": w["lost"]})
     return "; ".join(parts)
+
+
+def writing_note(summary: dict) -> list[str]:
+    """What a round of sea goat did to the scores (RULES.md 13), in order: a lead for a
+    hundred that failed (its score written off first), the round's winner and W, then what
+    was written -- a score grew, writing started, everyone written off, or nothing.  (A
+    failed hundred is the round's only write-off: nobody is writing after it.)"""
+    said = []
+    winner, won, writer = summary["winner"], summary["won"], summary["writer_before"]
+    hundred_lost = summary["hundred"] is not None and summary["written_off"]
+    if hundred_lost:
+        said.append(_("The lead for a hundred failed: the score of %(name)s is written off.")
+                    % {"name": writer})
+    if winner is None:
+        said.append(_("Nobody wins the round: the fewest points are shared. Nothing is written."))
+        return said
+    said.append(_("The round is won by: %(name)s. The others hold %(won)s.")
+                % {"name": winner, "won": won})
+    if summary["winner_writes"] and writer == winner and not hundred_lost:
+        said.append(_("+%(won)s written: %(score)s.") % {"won": won,
+                                                         "score": summary["writing"]["score"]})
+    elif summary["winner_writes"]:
+        said.append(_("%(name)s starts writing with %(won)s.") % {"name": winner, "won": won})
+    elif summary["written_off"] and not hundred_lost:
+        said.append(_("%(won)s is 25 or more: the score of %(name)s is written off.")
+                    % {"won": won, "name": writer})
+    else:
+        said.append(_("Less than 25: nothing is written."))
+    return said

@@ -34,11 +34,11 @@ from .seagoat import WAYS_TO_WIN  # loads sea goat's rules (state.GAME_RULES)
 from .state import DEAL, FINISHED, FISH_ALL, FISH_ONE, INTERRUPTED, GameState
 from .state import PLAY as PLAYING  # the phase; PLAY is the action kind
 from .tiles import TILES, Tile, tile
-from .variant import KOZEL, SEA_GOAT, Variant
+from .variant import GAMES, KOZEL, SEA_GOAT, Variant
 from .views import seat_view, spectator_view, view_for
 
 __all__ = [
-    "Action", "DEAL", "PLAYING", "DOUBLES", "DRAW", "Deal", "FINISHED", "FISH_ALL", "FISH_ONE", "GameState",
+    "Action", "DEAL", "PLAYING", "DOUBLES", "DRAW", "Deal", "FINISHED", "FISH_ALL", "FISH_ONE", "GAMES", "GameState",
     "HeuristicPlayer", "INTERRUPTED", "IllegalAction", "InvalidDeal", "InvalidRecord",
     "InvalidState", "KNOCK", "KOZEL", "LEFT", "LEFT_GAME", "MalformedAction", "PLAY", "RIGHT",
     "RandomPlayer", "Record", "RecordRound", "RulesError", "SEA_GOAT", "TILES", "TIMEOUT",

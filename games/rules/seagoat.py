@@ -28,7 +28,7 @@ from .tiles import VALUE_MASK, names_of, tile, tiles_of
 from .variant import SEA_GOAT, Variant
 
 __all__ = ["SEA_GOAT", "WRITING_THRESHOLD", "HUNDRED", "TWO_DOUBLES", "LAST_DOUBLE", "REACHED",
-           "WAYS_TO_WIN", "round_points", "special_points", "writing", "hundred"]
+           "WAYS_TO_WIN", "round_points", "special_points", "writing", "hundred", "written"]
 
 ZERO_ZERO, SIX_SIX = tile("0-0"), tile("6-6")
 # A hand of exactly these counts this much, whatever its pips (RULES.md 13).
@@ -234,6 +234,17 @@ def _how_won(new: GameState, result: str, hundred_won: bool, scores: list[int],
     if writer is not None and scores[writer] >= end_score:
         return REACHED
     return None
+
+
+def written(summary: dict) -> list[int]:
+    """What a round's summary (``end_round``'s) wrote to each seat's score: W to every seat
+    of the round's winner when the round left them writing (they wrote, or started
+    writing), else 0 -- a write-off writes nothing.  Per seat, as the score rows keep it."""
+    winner, won, scores = summary["winner"], summary["won"], summary["scores"]
+    seats = len(scores)
+    unit_of = (lambda seat: seat % 2) if summary.get("pairs") else (lambda seat: seat)
+    return [won if winner is not None and unit_of(seat) == winner and scores[seat] else 0
+            for seat in range(seats)]
 
 
 # -- refusals -------------------------------------------------------------------------

@@ -40,6 +40,18 @@
     }
     readServerClock();
     tick();
+    backToArena();
+  }
+
+  // An arena's game that ended takes its players (not its spectators) back to the arena
+  // after a few seconds to read the result; the link goes at once.
+  var ARENA_RETURN_MS = 5000;
+  var returning = null;
+  function backToArena() {
+    var back = document.querySelector("[data-arena-return]");
+    var room = document.querySelector("[data-room]");
+    if (!back || !room || room.hasAttribute("data-spectator") || returning !== null) return;
+    returning = setTimeout(function () { window.location.assign(back.href); }, ARENA_RETURN_MS);
   }
   document.addEventListener("htmx:oobAfterSwap", afterSwap);
   document.addEventListener("htmx:afterSwap", afterSwap);

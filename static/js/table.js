@@ -8,7 +8,9 @@
  *
  * Playing: a tile that fits one end is sent by its own button (a tap or a click); a tile
  * that fits both is chosen (a tap), then a lit end of the chain is tapped; with a mouse,
- * any playable tile may be dragged onto a lit end (or, for the lead, onto the table). */
+ * any playable tile may be dragged onto a lit end (or, for the lead, onto the table).
+ * Sea goat's two doubles at once: one double is chosen, then the other is tapped (or the
+ * server's button for both is); the chosen one's lit end plays it alone. */
 (function () {
   "use strict";
 
@@ -127,10 +129,13 @@
 
   function choose(name) {
     chosen = name;
+    var partner = name && document.querySelector('#room [data-tile="' + name + '"][data-with]');
     document.querySelectorAll("#room [data-choose-end]").forEach(function (tile) {
       var on = tile.dataset.tile === name;
       tile.classList.toggle("chosen", on);
       tile.setAttribute("aria-pressed", String(on));
+      // The other of two doubles that may go at once: lit, to be tapped too.
+      tile.classList.toggle("partner", !!partner && partner.dataset.with === tile.dataset.tile);
     });
     light(endsOf(name));
   }
@@ -160,6 +165,14 @@
     }
     var tile = event.target.closest("#room [data-choose-end]");
     if (tile) {
+      var first = chosen && document.querySelector('#room [data-tile="' + chosen + '"][data-with]');
+      if (first && first.dataset.with === tile.dataset.tile) {
+        // The other of two doubles (sea goat): both at once, by the server's own button.
+        var both = document.querySelector("#room [data-doubles]");
+        choose(null);
+        if (both) both.click();
+        return;
+      }
       choose(chosen === tile.dataset.tile ? null : tile.dataset.tile);
       return;
     }

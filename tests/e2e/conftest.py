@@ -160,9 +160,26 @@ class Person:
                 else page.locator("#table .felt")
             button.drag_to(target, timeout=2_000)
             return True
+        # It fits both ends, or it is one of two doubles that may go at once (sea goat):
+        # it is chosen, then its end on the table.  (Read first: a tap that sends the
+        # move replaces the hand.)
+        chosen_first = len(ends) == 2 or button.get_attribute("data-with") is not None
         self._press(button, how)
-        if len(ends) == 2:  # it fits both ends: the end is chosen on the table
+        if chosen_first:
             self._press(page.locator(f'#table .open-end.lit[data-end="{end}"]'), how)
+        return True
+
+    def play_two_doubles(self, how: str | None = None) -> bool:
+        """Sea goat's two doubles at once, as a person does: tap (or click) one double,
+        then the other; False if the room offers no such play now."""
+        how = how or ("tap" if self.touch else "click")
+        self.wait_until_live()
+        first = self.page.locator("#room [data-hand] [data-tile][data-with]").first
+        if not first.count():
+            return False
+        other = first.get_attribute("data-with")
+        self._press(first, how)
+        self._press(self.page.locator(f'#room [data-hand] [data-tile="{other}"]'), how)
         return True
 
     def draw(self, how: str | None = None) -> bool:

@@ -150,3 +150,56 @@ def quick_pair_game(make_match, people: list, tries: int = 300, **fields):
         services.start(match)
     match.refresh_from_db()
     return match, plays
+
+
+# -- sea goat (RULES.md 13) ------------------------------------------------------------------
+
+def seagoat_move(state):
+    """The move the browser tests' sea goat players make: two doubles at once whenever the
+    rules offer it, else ``first_move``."""
+    doubles = [a for a in rules.legal_actions(state) if a.kind == rules.DOUBLES]
+    return doubles[0] if doubles else first_move(state)
+
+
+def moves_to_two_doubles(server_seed: bytes, client_seeds: list[str]) -> int | None:
+    """How many moves of the first round of a sea goat pair game dealt from these seeds
+    come before a player may play two doubles at once (every player making
+    ``seagoat_move``); None if nobody may in that round."""
+    from games.rules import fair
+
+    state = rules.new_game(rules.Variant(4, None, pairs=True, name=rules.SEA_GOAT))
+    deal, _attempt = fair.fair_deal(server_seed, 1, client_seeds)
+    state, _events = rules.start_round(state, deal)
+    moves = 0
+    while state.phase == rules.PLAYING:
+        move = seagoat_move(state)
+        if move.kind == rules.DOUBLES:
+            return moves
+        state, _events, _knocks = rules.apply_turn(state, move)
+        moves += 1
+    return None
+
+
+def seagoat_pair_game_with_two_doubles(make_match, people: list, tries: int = 400, **fields):
+    """A sea goat pair game of four ``people``, its first round dealt, in which a player
+    may play two doubles at once soon: of ``tries`` server seeds drawn from the test's seed
+    (tests/seeding.py), the one with the fewest moves before it.  (moves, match)."""
+    from games.play import notify, seeds
+    from games.play import service as services
+    from games.rules import fair
+
+    match = make_match(people, seats_count=4, pairs=True, game=rules.SEA_GOAT, rated=False,
+                       **fields)
+    found = []
+    for _try in range(tries):
+        seed = seeds.new_server_seed()
+        moves = moves_to_two_doubles(seed, match.client_seeds)
+        if moves is not None:
+            found.append((moves, seed))
+    moves, seed = min(found)
+    match.server_seed, match.commitment = seed, fair.commitment(seed)
+    match.save(update_fields=["server_seed", "commitment"])
+    with notify.collected():
+        services.start(match)
+    match.refresh_from_db()
+    return match, moves

@@ -54,11 +54,13 @@ def test_the_switch_changes_the_language_and_returns_to_the_page(client, db):
 def test_the_rules_page_states_every_decision_in_both_languages(client, db):
     russian = " ".join(client.get("/rules/").content.decode().split())
     english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
-    # RULES.md has eight Decisions: the order of leads, out beats fish, the all-knock
-    # safety net, the bank carrying on after a tied round with someone out, the site's
-    # own downtime, aborted games, the same people again, and leavers.
-    assert russian.count("<strong>Решение</strong>") == 8
-    assert english.count("<strong>Decision</strong>") == 8
+    # RULES.md has eight Decisions for Kozel: the order of leads, out beats fish, the
+    # all-knock safety net, the bank carrying on after a tied round with someone out, the
+    # site's own downtime, aborted games, the same people again and leavers (10); and
+    # three for sea goat (13): the round's winner after a fish, the write-off's threshold,
+    # and the hundred lost in pairs or a fish.
+    assert russian.count("<strong>Решение</strong>") == 11
+    assert english.count("<strong>Decision</strong>") == 11
     assert "простой самого сайта" in russian and "the site's own downtime" in english
     assert "истекло его время или нет" in russian and "whether or not its time ran out" in english
     assert "снова те же люди" in russian and "the same people again" in english
@@ -81,6 +83,33 @@ def test_the_rules_page_states_the_pair_game_of_rules_11_in_both_languages(clien
                  "the pair of the player who went out", "both its players are goats",
                  "and their partner, get no rating points"):
         assert text in english, text
+
+
+def test_the_rules_page_states_sea_goat_of_rules_13_in_both_languages(client, db):
+    russian = " ".join(client.get("/rules/").content.decode().split())
+    english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
+    for text in ('id="sea-goat"', "12. Sea goat", "whoever reaches 125 wins",
+                 "which only the player who is <strong>writing</strong> (below) may lead",
+                 "<strong>for a hundred</strong>", "they may play both in one turn, one on each end",
+                 "counts <strong>25</strong>", "<code>6-6</code> <strong>50</strong>",
+                 "<strong>75</strong>", "the one player with the fewest round points",
+                 "<strong>written off</strong> to 0", "the same threshold as starting",
+                 "in pairs, also when their partner goes out",
+                 "with two doubles at once as their last play",
+                 "<strong>sea goat games are unrated</strong>", "arenas are Kozel's",
+                 "Alex 34 + 31 = 65", "Alex's 65 is written off first"):
+        assert text in english, text
+    for text in ('id="sea-goat"', "12. Морской козёл", "выигрывает тот, кто наберёт 125",
+                 "с неё может зайти только тот, кто <strong>пишет</strong>",
+                 "заход <strong>на сто</strong>", "сыграть оба, по одному на каждый конец",
+                 "стоит <strong>25</strong>", "<strong>50</strong>", "<strong>75</strong>",
+                 "единственный игрок с наименьшими очками раунда",
+                 "<strong>списываются</strong> до 0", "тот же порог, что и для начала",
+                 "в парах — и когда выходит его партнёр", "последним ходом два дубля сразу",
+                 "<strong>партии в морского козла не идут в рейтинг</strong>",
+                 "арены — только для «Козла»", "у Алексея 34 + 31 = 65",
+                 "сначала списываются 65 Алексея"):
+        assert text in russian, text
 
 
 def test_the_rules_page_states_the_definitions_and_the_pair_examples_with_its_own_section_numbers(

@@ -33,14 +33,14 @@ def test_the_request_form_starts_from_the_last_request(client, make_user):
     masha = make_user("masha")
     client.force_login(masha)
     assert checked(client.get("/").content.decode(), "id_") == {
-        "players": "4", "fish": "all", "turn_seconds": "30", "rated": "on"}
+        "game": "kozel", "players": "4", "fish": "all", "turn_seconds": "30", "rated": "on"}
     post_form(client, "/games/new/", {"players": 3, "fish": "one", "turn_seconds": 45,
                                    "private": "on"})
     requests.leave_request(masha, masha.seats.get().match_id)
     client.logout()
     client.force_login(masha)
     assert checked(client.get("/").content.decode(), "id_") == {
-        "players": "3", "fish": "one", "turn_seconds": "45", "private": "on"}
+        "game": "kozel", "players": "3", "fish": "one", "turn_seconds": "45", "private": "on"}
 
 
 def test_the_bots_form_starts_from_the_last_table_with_bots(client, make_user):
@@ -48,7 +48,8 @@ def test_the_bots_form_starts_from_the_last_table_with_bots(client, make_user):
     client.force_login(olya)
     post_form(client, "/games/bots/", {"players": 2, "fish": "one", "turn_seconds": 20})
     page = client.get("/").content.decode()
-    assert checked(page, "bots_") == {"players": "2", "fish": "one", "turn_seconds": "20"}
+    assert checked(page, "bots_") == {"game": "kozel", "players": "2", "fish": "one",
+                                      "turn_seconds": "20"}
     # The request form keeps its own defaults.
     assert checked(page, "id_")["players"] == "4"
 
@@ -80,7 +81,7 @@ def test_a_choice_of_pairs_is_remembered_by_both_forms(client, make_user):
     requests.leave_request(serg, serg.seats.get().match_id)
     post_form(client, "/games/bots/", {"players": 4, "fish": "all", "turn_seconds": 25, "pairs": "on"})
     page = client.get("/").content.decode()
-    assert checked(page, "id_") == {"players": "4", "fish": "one", "turn_seconds": "40",
-                                    "rated": "on", "pairs": "on"}
-    assert checked(page, "bots_") == {"players": "4", "fish": "all", "turn_seconds": "25",
-                                      "pairs": "on"}
+    assert checked(page, "id_") == {"game": "kozel", "players": "4", "fish": "one",
+                                    "turn_seconds": "40", "rated": "on", "pairs": "on"}
+    assert checked(page, "bots_") == {"game": "kozel", "players": "4", "fish": "all",
+                                      "turn_seconds": "25", "pairs": "on"}

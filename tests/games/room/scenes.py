@@ -23,11 +23,13 @@ def seats_of(count: int, bots: int = 0) -> list:
             else Seat(number=n, user=User(pk=n + 1, username=names[n])) for n in range(count)]
 
 
-def whole_game(seats: int, fish: str, seed: int, pairs: bool = False) -> list:
+def whole_game(seats: int, fish: str | None, seed: int, pairs: bool = False) -> list:
     """Every state of a random game: before the first deal, after each deal and each
-    action, between rounds (their summary shown) and at the end."""
+    action, between rounds (their summary shown) and at the end.  ``fish`` None: sea goat
+    (RULES.md 13), the game without a fish rule."""
     rng = random.Random(seed)
-    state = rules.new_game(seats, fish, pairs=pairs)
+    game = rules.KOZEL if fish is not None else rules.SEA_GOAT
+    state = rules.new_game(rules.Variant(seats, fish, pairs, game))
     states = [state]
     while not state.over:
         state, _events = rules.start_round(state, rng=rng)
@@ -40,7 +42,9 @@ def whole_game(seats: int, fish: str, seed: int, pairs: bool = False) -> list:
 
 def match_at(state, version: int, seats: int, status=MatchStatus.PLAYING, rated=True,
              result=None, pairs: bool = False) -> Match:
-    return Match(pk=7, seats_count=seats, status=status, version=version, rated=rated,
+    game = state.variant.name if state is not None else rules.KOZEL
+    return Match(pk=7, seats_count=seats, status=status, version=version,
+                 rated=rated and game == rules.KOZEL, game=game,
                  deadline=NOW if status == MatchStatus.PLAYING else None, result=result,
                  state=state.to_json() if state is not None else None, pairs=pairs)
 
@@ -50,13 +54,18 @@ def ended(state, seats: int, rated: bool) -> Match:
     status = MatchStatus.FINISHED if state.phase == rules.FINISHED else MatchStatus.INTERRUPTED
     result = {"goats": list(state.goats), "interrupted_by": state.interrupted_by,
               "reason": state.interrupt_reason, "scores": list(state.scores),
-              "rating_points": [3 * n - 2 for n in range(seats)] if rated else None}
+              "rating_points": [3 * n - 2 for n in range(seats)]
+              if rated and state.variant.can_be_rated else None}
+    if state.variant.has_writing:
+        result.update(winners=list(state.winners), how=state.how)
     return match_at(state, 999, seats, status, rated, result, pairs=state.pairs)
 
 
 GAMES = (  # seats, fish, bots, pairs, seed: among them fish, a fish bank, draws and knocks
     (2, rules.FISH_ONE, 0, False, 6), (3, rules.FISH_ALL, 1, False, 13),
-    (4, rules.FISH_ONE, 2, False, 7), (4, rules.FISH_ONE, 0, True, 3))
+    (4, rules.FISH_ONE, 2, False, 7), (4, rules.FISH_ONE, 0, True, 3),
+    # Sea goat (fish None, RULES.md 13): three alone with a bot, and two pairs.
+    (3, None, 1, False, 5), (4, None, 0, True, 11))
 
 
 def scenes() -> list:

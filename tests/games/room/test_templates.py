@@ -65,18 +65,25 @@ SHOWN = ['data-status="waiting"', "data-choose-end", 'data-action="draw"', 'clas
          'data-kind="knock"', 'class="rating-points"', 'class="game-end"', "Маша",
          'class="open-end"', 'class="bazaar-pile"', 'class="pair-scores"', 'class="why"',
          'class="bank-note"', 'data-bot-thinking', 'data-deadline', "data-to-move",
-         'class="chain-tile double', 'last"', 'data-end="left" data-for']
+         'class="chain-tile double', 'last"', 'data-end="left" data-for',
+         # sea goat (RULES.md 13)
+         "data-writing-now", "data-writing-summary", "data-writing-notes", 'class="writing-badge"',
+         "data-with=", "data-doubles=", "data-winners", 'class="winner-badge"']
 WORDS = {
     "en": ["Fish, placed by", "went out", "The fish bank +", "next round", "on the left",
            "on the right", "draws from the bazaar", "knocks", "leads with",
            "The game is over", "ran out of time", "left the game.", "A moderator stopped",
            "unrated game", "rating +", "Your turn.", "leads.", "fish for one — the sum of",
            "the points left in hand", "score opened", "remembered points lost",
-           "kept as remembered points", "fish for all —", "nothing credited"],
+           "kept as remembered points", "fish for all —", "nothing credited",
+           "Writing:", "Nobody is writing", "The round is won by:", "Winner",
+           "Sea goat games are unrated.", "at once"],
     "ru": ["Рыба, рыбак", "Вышел из раунда", "Банк +", "следующий раунд", "Игра окончена",
            "Козёл", "Ваш ход.", "базар", "Раунд ", "слева", "справа", "берёт с базара",
            ": стук", "заход", "рыба на одного — сумма всех очков", "очки на руке",
-           "счёт открыт", "запомненные очки сгорели", "в запомненные", "ничего не начислено"],
+           "счёт открыт", "запомненные очки сгорели", "в запомненные", "ничего не начислено",
+           "Пишет:", "Никто не пишет", "Раунд выигрывает:", "Победитель",
+           "Партии в морского козла не идут в рейтинг.", "сразу"],
 }
 
 

@@ -1,0 +1,1 @@
+"""Arena tournaments (RULES.md 12): joining, pausing, seating, standings, pages."""
