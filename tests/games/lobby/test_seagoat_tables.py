@@ -20,6 +20,7 @@ from ratings.models import RatingRecord
 
 from ..conftest import human_move, state_of
 from .test_lobby import BOTS, CREATE, form_data, page_of, request_rows
+from tests.formseeds import post_form
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def test_the_lobby_page_offers_both_games_in_both_forms(logged_in_client):
 def test_a_sea_goat_request_is_never_rated_and_its_row_says_so(client, make_user):
     masha = make_user("masha")
     client.force_login(masha)
-    response = client.post(CREATE, form_data(players="3", game="sea-goat", rated="on"),
+    response = post_form(client, CREATE, form_data(players="3", game="sea-goat", rated="on"),
                            follow=True)
     match = Match.objects.get()
     assert match.game == rules.SEA_GOAT and not match.rated
@@ -77,7 +78,7 @@ def test_the_database_refuses_a_rated_sea_goat_game():
 
 def test_a_pair_table_of_sea_goat_with_bots_starts_from_the_bots_form(client, make_user):
     client.force_login(make_user("masha"))
-    client.post(BOTS, {"game": "sea-goat", "players": "4", "pairs": "on", "turn_seconds": "30"})
+    post_form(client, BOTS, {"game": "sea-goat", "players": "4", "pairs": "on", "turn_seconds": "30"})
     match = Match.objects.get()
     assert match.status == MatchStatus.PLAYING and match.game == rules.SEA_GOAT
     assert match.pairs and not match.rated
