@@ -56,11 +56,11 @@ def test_the_rules_page_states_every_decision_in_both_languages(client, db):
     english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
     # RULES.md has eight Decisions for Kozel: the order of leads, out beats fish, the
     # all-knock safety net, the bank carrying on after a tied round with someone out, the
-    # site's own downtime, aborted games, the same people again and leavers (10); and
-    # three for sea goat (13): the round's winner after a fish, the write-off's threshold,
-    # and the hundred lost in pairs or a fish.
-    assert russian.count("<strong>Решение</strong>") == 11
-    assert english.count("<strong>Decision</strong>") == 11
+    # site's own downtime, aborted games, the same people again and leavers (10); three
+    # for sea goat (13): the round's winner after a fish, the write-off's threshold, and
+    # the hundred lost in pairs or a fish; and one for arenas (12): how the site seats.
+    assert russian.count("<strong>Решение</strong>") == 12
+    assert english.count("<strong>Decision</strong>") == 12
     assert "простой самого сайта" in russian and "the site's own downtime" in english
     assert "истекло его время или нет" in russian and "whether or not its time ran out" in english
     assert "снова те же люди" in russian and "the same people again" in english
@@ -88,7 +88,7 @@ def test_the_rules_page_states_the_pair_game_of_rules_11_in_both_languages(clien
 def test_the_rules_page_states_sea_goat_of_rules_13_in_both_languages(client, db):
     russian = " ".join(client.get("/rules/").content.decode().split())
     english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
-    for text in ('id="sea-goat"', "12. Sea goat", "whoever reaches 125 wins",
+    for text in ('id="sea-goat"', "13. Sea goat", "whoever reaches 125 wins",
                  "which only the player who is <strong>writing</strong> (below) may lead",
                  "<strong>for a hundred</strong>", "they may play both in one turn, one on each end",
                  "counts <strong>25</strong>", "<code>6-6</code> <strong>50</strong>",
@@ -99,7 +99,7 @@ def test_the_rules_page_states_sea_goat_of_rules_13_in_both_languages(client, db
                  "<strong>sea goat games are unrated</strong>", "arenas are Kozel's",
                  "Alex 34 + 31 = 65", "Alex's 65 is written off first"):
         assert text in english, text
-    for text in ('id="sea-goat"', "12. Морской козёл", "выигрывает тот, кто наберёт 125",
+    for text in ('id="sea-goat"', "13. Морской козёл", "выигрывает тот, кто наберёт 125",
                  "с неё может зайти только тот, кто <strong>пишет</strong>",
                  "заход <strong>на сто</strong>", "сыграть оба, по одному на каждый конец",
                  "стоит <strong>25</strong>", "<strong>50</strong>", "<strong>75</strong>",
@@ -174,3 +174,21 @@ def test_a_missing_page_is_a_friendly_404(client, db):
     assert response.status_code == 404
     page = response.content.decode()
     assert "Страница не найдена" in page and 'action="/i18n/setlang/"' in page
+
+
+def test_the_rules_page_states_arenas_of_rules_12_in_both_languages(client, db):
+    russian = " ".join(client.get("/rules/").content.decode().split())
+    english = " ".join(client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode().split())
+    for text in ('id="arena"', "12. Arena tournaments", "<strong>pause</strong>",
+                 "a table is seated within 10 seconds", "the pairs are <code>a</code>+<code>d</code>",
+                 "plays with the empty client seed", "that game's arena points are doubled",
+                 "then by games played (fewer first)", "no table is seated at or after the end time",
+                 "7 × 2 = <strong>14</strong>", "Masha: 32 points, 3 games best, 5 games"):
+        assert text in english, text
+    for text in ('id="arena"', "12. Турниры-арены", "поставить <strong>паузу</strong>",
+                 "стол собирается в течение 10 секунд", "пары — <code>a</code>+<code>d</code>",
+                 "играет с пустым зерном", "его очки арены за эту партию удваиваются",
+                 "затем по числу сыгранных партий (меньше — выше)",
+                 "в момент окончания и позже столы не собираются",
+                 "7 × 2 = <strong>14</strong>", "Masha — 32 очка, 3 партии с лучшим счётом, 5 партий"):
+        assert text in russian, text
