@@ -1,20 +1,34 @@
-"""RULES.md 10's limits as an arena meets them -- the hook for them.
+"""RULES.md 10's limits as an arena meets them.
 
-RULES.md 10 (issue 39, built apart) bars a player banned for leaving from joining a
-rated arena, and plays unrated a table of people who have already played 3 rated games
-together in 24 hours.  The arena asks only these two questions, here; until the limits
-exist, nobody is barred and every table of a rated arena is rated.
+A player barred from rated tables for leaving (ratings.limits) may not join a rated
+arena, and a table of people who have already played 3 rated games together in 24
+hours is played unrated.  That is decided by the game's start, in its own transaction
+(ratings.limits.unrated_why, which also records why), so that two processes cannot both
+count it rated; the arena's page says so at seating (``unrated_again``).
 """
 
 from __future__ import annotations
 
+from ratings import limits
+
 
 def refusal_to_join(arena, user) -> str | None:
     """Why ``user`` may not join ``arena`` now (RULES.md 10, leavers), or None."""
-    return None
+    if not arena.rated:
+        return None
+    bar = limits.bar_of(user)
+    return limits.barred_message(bar) if bar is not None else None
 
 
 def table_is_rated(arena, users) -> bool:
-    """Whether a table of ``users`` seated by ``arena`` is rated (RULES.md 10, the same
-    people again); its arena points are counted either way (RULES.md 12)."""
+    """Whether a table of ``users`` seated by ``arena`` is asked for as rated; its start may
+    still make it unrated (RULES.md 10); its arena points count either way (RULES.md 12)."""
     return arena.rated
+
+
+def unrated_again(arena, user_ids) -> str:
+    """What the page says of a seated table whose game will be unrated because its people
+    have played together too often (RULES.md 10), else ''."""
+    if arena.rated and limits.same_people_again(user_ids):
+        return limits.unrated_message()
+    return ""

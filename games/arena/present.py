@@ -11,6 +11,7 @@ from django.db.models import Count, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from games.arena import limits
 from games.arena.results import arena_standings
 from games.models import RUNNING, Arena, ArenaGame, ArenaPlayer, MatchStatus
 
@@ -37,6 +38,7 @@ def live_context(arena: Arena, user) -> dict:
         tables.append({"number": match.pk, "playing": match.status == MatchStatus.PLAYING,
                        "started_at": match.started_at,
                        "commitment": match.commitment,
+                       "users": [s.user_id for s in match.seats.all()],
                        "names": [s.name for s in sorted(match.seats.all(),
                                                         key=lambda s: s.number)]})
     waiting = sorted((p for p in entries.values()
@@ -54,6 +56,8 @@ def live_context(arena: Arena, user) -> dict:
             mine_table = next((t for t in tables if t["number"] == me["table"]), None)
             me["commitment"] = mine_table["commitment"] if mine_table else ""
             me["playing"] = mine_table is None or mine_table["playing"]
+            me["unrated"] = "" if me["playing"] else \
+                limits.unrated_again(arena, mine_table["users"])
             # A game that has just started takes its player's page there, from any view
             # of it: the notice of the start may have been lost (a reconnecting socket).
             me["go"] = mine_table is not None and mine_table["playing"] \
