@@ -161,7 +161,9 @@ def site(finished_game, make_user, make_match):
     return Site(people={"Masha": masha, "Vera": vera, "moder": moderator}, pages=pages)
 
 
-def test_every_page_at_both_sizes(site, browser, daphne_server, subtests):
+# The server first, then the games: a clock's first sweep gives every running turn its
+# full time again (RULES.md 9, a restart), which would move on the games set up to stay put.
+def test_every_page_at_both_sizes(browser, daphne_server, site, subtests):
     from tests.e2e.conftest import Person
 
     for size, viewport in SIZES.items():
