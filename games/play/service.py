@@ -14,6 +14,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -197,6 +198,7 @@ def _deal(match: Match, state: rules.GameState, deal: rules.Deal | None = None,
     return _after(match, state, events, [(MoveKind.DEAL, None, deal.to_json())], **fields)
 
 
+@transaction.atomic  # the start's subscribers lock rows (the lobby's transaction, if any)
 def start(match: Match) -> int:
     """Deal the first round of a full table (inside the lobby's transaction).  The
     subscribers of the start decide first whether a rated table may count (RULES.md 10:
