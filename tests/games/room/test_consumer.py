@@ -496,6 +496,10 @@ async def test_every_viewer_of_a_version_is_sent_the_same_table():
                 continue
             version = int(re.search(r'data-version="(\d+)"', frame).group(1))
             fragment = table.group(0).split('<div id="round-table"')[0]
+            # A clock that starts gives the running turn its time again at the same
+            # version (RULES.md 9, a restart): the table is drawn again then, and only its
+            # deadline and clock reading differ.
+            fragment = re.sub(r'data-(deadline|now)="\d*"', "", fragment)
             tables.setdefault(version, set()).add(fragment)
     shared = [v for v, fragments in tables.items() if len(fragments) == 1]
     assert len(tables) > 20 and set(shared) == set(tables), \
