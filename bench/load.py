@@ -114,6 +114,8 @@ def site_env(args, workdir: Path) -> dict[str, str]:
     env.update(SECRET_KEY=BENCH_SECRET, DJANGO_SETTINGS_MODULE="kozel_site.settings",
                KOZEL_ROUND_PAUSE=str(args.round_pause),
                LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
+    if args.arena:  # the seatings' cost is read from the servers' INFO lines (SEATING_LOG)
+        env["LOG_LEVEL"] = "INFO"
     if args.setup == "scaled":
         # Kept connections, as docs/operations.md advises for this setup (--env may override).
         env.update(DATABASE_URL=args.database_url, REDIS_URL=f"{args.redis_url}/{args.redis_db}",
@@ -148,7 +150,7 @@ class Process:
     """A server or clock process, its log, and what /proc says about it."""
 
     def __init__(self, name: str, argv: list[str], env: dict, log: Path, port: int | None):
-        self.name, self.port = name, port
+        self.name, self.port, self.log = name, port, log
         with open(log, "ab") as out:
             self.popen = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out,
                                           stderr=subprocess.STDOUT, start_new_session=True)
@@ -546,7 +548,8 @@ class Table:
                     stats.finished_games += 1
                     for seat in self.seats:
                         await seat.close()
-                    await self.sit_down()
+                    if not await self.next_game():
+                        return
                     continue
                 mover = self.mover()
                 if mover is not None and mover.choices():
@@ -577,6 +580,11 @@ class Table:
                     for seat in self.seats:
                         await seat.close()
                     await self.sit_down(self.match_id)
+
+    async def next_game(self) -> bool:
+        """After a finished game: the same four sit down at a new table."""
+        await self.sit_down()
+        return True
 
     async def chat(self, stats_of, stop_at: float, every: float):
         """A chat line every ``every`` seconds, from each player in turn (one with no move
@@ -674,11 +682,226 @@ class EchoGroup:
             await conn.close()
 
 
+# -- arena mode (--arena): players joining one arena, seated by the server ---------------
+
+ARENA_VERSION = re.compile(r'data-shown-version="(\d+)"')
+ARENA_SEATED = re.compile(r'data-arena-seat="(\d+)" data-state="seated"')
+ARENA_REDIRECT = re.compile(r'data-redirect="/games/(\d+)/"')
+
+
+def open_arena(user, players: int, table: int, turn_seconds: int, minutes: int) -> int:
+    """A running, unrated, open arena of ``table``-seat tables (games/arena/service.py)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.arena import service
+    now = timezone.now()
+    arena = service.create(user, name=f"bench arena of {players}", starts_at=now,
+                           ends_at=now + timedelta(minutes=minutes), seats_count=table,
+                           pairs=False, fish="all", turn_seconds=turn_seconds, rated=False,
+                           private=False)
+    return arena.pk
+
+
+def join_arena(arena_id: int, user) -> None:
+    from games.arena import service
+    from games.models import Arena
+    service.join(Arena.objects.get(pk=arena_id), user)
+
+
+class ArenaSocket(Connection):
+    """An arena page's socket (games/arena/consumer.py): the versions of the arena it was
+    shown and when; an entrant's page also gives its client seed once seated and hears
+    where its game is."""
+
+    def __init__(self, url: str, cookie: str, origin: str):
+        super().__init__(url, cookie, origin)
+        self.shown: list[tuple[float, int]] = []  # (when, arena version) of every view
+        self.seeded: set[int] = set()
+        self.seated_at: float | None = None
+        self.redirect: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    async def open(self):
+        await super().open()
+        if self.beat_seconds:  # an arena page beats as a game page does
+            self.beating = asyncio.ensure_future(self.beat())
+
+    def on_frame(self, frame: str) -> None:
+        now = time.perf_counter()
+        self.beat_waiting = False
+        if not frame:
+            self.last_view = now
+            return
+        found = ARENA_VERSION.search(frame)
+        if found:
+            self.last_view = now
+            self.version = max(self.version, int(found.group(1)))
+            self.shown.append((now, int(found.group(1))))
+        seated = ARENA_SEATED.search(frame)
+        if seated and int(seated.group(1)) not in self.seeded:
+            table = int(seated.group(1))
+            self.seeded.add(table)
+            self.seated_at = self.seated_at or now
+            asyncio.ensure_future(self.ws.send(json.dumps(
+                {"seed": f"bench-{random.getrandbits(64):016x}", "table": table})))
+        going = ARENA_REDIRECT.search(frame)
+        if going and not self.redirect.done():
+            self.redirect.set_result(int(going.group(1)))
+
+
+class ArenaTable(Table):
+    """A table the arena seated: the entrants the server put at ``match_id`` play its
+    game at the pace, and go back to the arena when it ends."""
+
+    def __init__(self, bench: "Bench", match_id: int, size: int):
+        super().__init__(bench, [], match_id)
+        self.pairs = False
+        self.match_id, self.size = match_id, size
+        self.entrants: list["ArenaEntrant"] = []
+        self.ended = asyncio.Event()
+        self.ended_at = 0.0
+
+    def arrive(self, entrant: "ArenaEntrant", stats_of, stop_at: float, pace: float) -> None:
+        self.entrants.append(entrant)
+        if len(self.entrants) == self.size:
+            self.players = [e.player for e in self.entrants]
+            asyncio.ensure_future(self.run(stats_of, stop_at, pace))
+
+    async def run(self, stats_of, stop_at: float, pace: float) -> None:
+        try:
+            await self.sit_down(self.match_id)
+            await self.play(stats_of, stop_at, pace)
+        finally:
+            for seat in self.seats:
+                await seat.close()
+            self.ended_at = time.perf_counter()
+            self.bench.arena_game_ends.append(self.ended_at)
+            self.ended.set()
+
+    async def next_game(self) -> bool:
+        return False  # the arena seats its players again
+
+
+class ArenaEntrant:
+    """One player of the arena: joins, waits on the arena's page until seated (giving its
+    client seed when shown the table's commitment), goes to the game when it starts, plays
+    it, and comes back to the arena's page."""
+
+    def __init__(self, bench: "Bench", player, n: int, arena_id: int):
+        self.bench, self.player, self.n, self.arena_id = bench, player, n, arena_id
+
+    async def play(self, stats_of, stop_at: float, pace: float):
+        from asgiref.sync import sync_to_async
+        loop = asyncio.get_running_loop()
+        user, cookie = self.player
+        await sync_to_async(join_arena)(self.arena_id, user)
+        waiting_since = time.perf_counter()
+        figures = self.bench.arena
+        while loop.time() < stop_at:
+            page = ArenaSocket(self.bench.url(self.n, f"/ws/arenas/{self.arena_id}/"), cookie,
+                               self.bench.origin(self.n))
+            async with self.bench.connecting:
+                await page.open()
+            try:
+                match_id = await asyncio.wait_for(asyncio.shield(page.redirect),
+                                                  max(0.0, stop_at - loop.time()))
+            except asyncio.TimeoutError:
+                match_id = None
+            finally:
+                await page.close()
+            if match_id is None:
+                return
+            now = time.perf_counter()
+            if page.seated_at is not None:
+                figures["seated_s"].append(page.seated_at - waiting_since)
+            figures["started_s"].append(now - waiting_since)
+            table = self.bench.arena_table(match_id)
+            table.arrive(self, stats_of, stop_at, pace)
+            try:  # a table whose seats did not all come is the benchmark's error
+                await asyncio.wait_for(table.ended.wait(), max(1.0, stop_at - loop.time()) + 60)
+            except asyncio.TimeoutError:
+                stats_of().errors["arena table never filled"] += 1
+                return
+            waiting_since = table.ended_at
+
+
+def arena_figures(bench: "Bench") -> dict:
+    """What the arena mode measured: waiting to seated and to the game's start (per
+    entrant and game), the server's seatings (from its log), and how fast a change of the
+    arena reached every watching page."""
+    def pct(values: list[float], p: float, scale: float = 1000.0):
+        values = sorted(values)
+        return round(values[min(len(values) - 1, int(p * len(values)))] * scale, 1) \
+            if values else None
+
+    figures = bench.arena
+    # Seatings, as the servers logged them (games/arena/seating.py).
+    seatings = []
+    for process in bench.servers + bench.clocks:
+        for line in process.log.read_text(errors="replace").splitlines():
+            found = SEATING_LOG.search(line)
+            if found:
+                seatings.append((int(found.group(1)), int(found.group(2)), float(found.group(3))))
+    per_table = [ms / tables for tables, _waiting, ms in seatings]
+    # A version of the arena reached every watching page: from its first page to its last.
+    watchers = bench.watchers
+    spread, end_to_all = [], []
+    if watchers:
+        top = min(max((v for _t, v in w.shown), default=0) for w in watchers)
+        first_at: dict[int, list[float]] = {}
+        for w in watchers:
+            reached = -1
+            for when, version in w.shown:
+                while reached < version:
+                    reached += 1
+                    first_at.setdefault(reached, []).append(when)
+        for version, times in first_at.items():
+            if version <= top and len(times) == len(watchers) and version > 0:
+                spread.append(max(times) - min(times))
+        # A game's end to a newer arena version on every watching page.
+        for ended in bench.arena_game_ends:
+            latest = []
+            for w in watchers:
+                before = max((v for t, v in w.shown if t <= ended), default=-1)
+                after = next((t for t, v in w.shown if t > ended and v > before), None)
+                latest.append(after)
+            if all(t is not None for t in latest):
+                end_to_all.append(max(latest) - ended)
+    return {
+        "seated_s": {"count": len(figures["seated_s"]), "p50": pct(figures["seated_s"], .5, 1),
+                     "p95": pct(figures["seated_s"], .95, 1),
+                     "max": round(max(figures["seated_s"]), 1) if figures["seated_s"] else None},
+        "started_s": {"count": len(figures["started_s"]), "p50": pct(figures["started_s"], .5, 1),
+                      "p95": pct(figures["started_s"], .95, 1),
+                      "max": round(max(figures["started_s"]), 1) if figures["started_s"] else None},
+        "seatings": {"count": len(seatings), "tables": sum(t for t, _w, _m in seatings),
+                     "ms_per_table_p50": pct(per_table, .5, 1),
+                     "ms_per_table_max": round(max(per_table), 1) if per_table else None,
+                     "ms_per_seating_max": round(max(m for _t, _w, m in seatings), 1)
+                     if seatings else None,
+                     "largest": max(((t, m) for t, _w, m in seatings), default=None)},
+        "watchers": len(watchers),
+        "version_to_every_watcher_ms": {"versions": len(spread), "p50": pct(spread, .5),
+                                        "p95": pct(spread, .95)},
+        "game_end_to_every_watcher_ms": {"games": len(end_to_all), "p50": pct(end_to_all, .5),
+                                         "p95": pct(end_to_all, .95)},
+    }
+
+
+SEATING_LOG = re.compile(r"arena \d+: (\d+) table\(s\) seated from (\d+) waiting in ([\d.]+) ms")
+
+
 class Bench:
     def __init__(self, args, servers: list[Process], clocks: list[Process], players):
         self.args, self.servers, self.clocks, self.players = args, servers, clocks, players
         self.connecting = asyncio.Semaphore(args.connect_concurrency)
         self.report: list[dict] = []
+        # The arena mode's: its figures, watching pages, tables and games' ends.
+        self.arena: dict[str, list[float]] = {"seated_s": [], "started_s": []}
+        self.watchers: list[ArenaSocket] = []
+        self.arena_tables: dict[int, ArenaTable] = {}
+        self.arena_game_ends: list[float] = []
 
     def server(self, n: int) -> Process:
         """The server of connection ``n`` (player ``n % 4`` of table ``n // 4``): with
@@ -752,8 +975,43 @@ class Bench:
         print(format_phase(summary), flush=True)
         return summary
 
+    def arena_table(self, match_id: int) -> ArenaTable:
+        if match_id not in self.arena_tables:
+            self.arena_tables[match_id] = ArenaTable(self, match_id, self.args.arena_table)
+        return self.arena_tables[match_id]
+
+    async def run_arena(self):
+        """--arena: its entrants join one arena and play the games it seats them at, at
+        the pace, while --arena-watchers pages watch it."""
+        from asgiref.sync import sync_to_async
+        args = self.args
+        entrants, watching = self.players[:args.arena], self.players[args.arena:]
+        minutes = max(20, int(args.seconds // 60) + 10)
+        arena_id = await sync_to_async(open_arena)(entrants[0][0], args.arena, args.arena_table,
+                                                   args.turn_seconds, minutes)
+        path = f"/ws/arenas/{arena_id}/"
+        began = time.perf_counter()
+        for n, (_user, cookie) in enumerate(watching):
+            page = ArenaSocket(self.url(n, path), cookie, self.origin(n))
+            async with self.connecting:
+                await page.open()
+            self.watchers.append(page)
+        print(f"{len(self.watchers)} pages watching arena {arena_id}, open in "
+              f"{time.perf_counter() - began:.1f} s; {len(entrants)} players join it now",
+              flush=True)
+        summary = await self.phase("arena", [ArenaEntrant(self, player, n, arena_id)
+                                             for n, player in enumerate(entrants)],
+                                   args.seconds, args.pace)
+        summary["arena"] = arena_figures(self)
+        print("    arena: " + json.dumps(summary["arena"]), flush=True)
+        for page in self.watchers:
+            await page.close()
+
     async def run(self):
         args = self.args
+        if args.arena:
+            await self.run_arena()
+            return
         if (args.seconds or args.peak_seconds) and not args.no_echo:
             echo = [EchoGroup(self, group, i * 4) for i, group in enumerate(self.groups())]
             began = time.perf_counter()
@@ -790,6 +1048,8 @@ GOAL_P95_MS = 50.0
 GOAL_PEAK_PER_S = 500.0
 GOAL_ECHO_TIMES = 5.0     # the paced games' p95 against the echo baseline's
 GOAL_FLAT_MB_PER_MIN = 0.5
+GOAL_ARENA_SEATED_S = 10.0   # RULES.md 12: a table within 10 s of enough players waiting
+GOAL_ARENA_SEATING_MS = 100.0
 
 
 def goal_lines(phases: list[dict], games_at_once: int, pace: float) -> list[str]:
@@ -821,6 +1081,22 @@ def goal_lines(phases: list[dict], games_at_once: int, pace: float) -> list[str]
         lines.append(f"games p95 {games['p95_ms']} ms = {times:.1f}x the echo's "
                      f"{echo['p95_ms']} ms (goal <= {GOAL_ECHO_TIMES:g}x): "
                      f"{verdict(times <= GOAL_ECHO_TIMES)}")
+    arena = by_name.get("arena")
+    if arena and arena.get("arena"):
+        a = arena["arena"]
+        ok = arena["p95_ms"] is not None and arena["p95_ms"] < GOAL_P95_MS and not arena["errors"]
+        lines.append(f"arena games (one action per {pace:g} s per table, {a['watchers']} pages "
+                     f"watching): p95 {arena['p95_ms']} ms (goal < {GOAL_P95_MS:g}), errors "
+                     f"{arena['errors']}: {verdict(ok)}")
+        seated = a["seated_s"]
+        lines.append(f"arena: waiting to seated, {seated['count']} times: p95 {seated['p95']} s, "
+                     f"max {seated['max']} s (goal <= {GOAL_ARENA_SEATED_S:g} s): "
+                     f"{verdict(seated['max'] is not None and seated['max'] <= GOAL_ARENA_SEATED_S)}")
+        cost = a["seatings"]
+        lines.append(f"arena: a table's seating costs the server {cost['ms_per_table_p50']} ms "
+                     f"(p50), {cost['ms_per_table_max']} ms at most, over {cost['tables']} tables "
+                     f"in {cost['count']} seatings (goal < {GOAL_ARENA_SEATING_MS:g} ms): "
+                     f"{verdict(cost['ms_per_table_max'] is not None and cost['ms_per_table_max'] < GOAL_ARENA_SEATING_MS)}")
     samples = (soak or {}).get("samples", [])
     if len(samples) >= 4:  # the second half of the soak, after the games' first minutes
         first, last = samples[len(samples) // 2], samples[-1]
@@ -899,6 +1175,12 @@ def main() -> None:
     parser.add_argument("--without", default="", metavar="PART,...",
                         help="serve the site without these of the server process's changes "
                              "(kozel_site/runtime/serving.py PARTS: gc, switch, write, cycles)")
+    parser.add_argument("--arena", type=int, default=0, metavar="PLAYERS",
+                        help="arena mode: this many players join one arena and play the games "
+                             "it seats them at (--seconds long, at --pace), instead of --games")
+    parser.add_argument("--arena-table", type=int, default=4, help="seats of the arena's tables")
+    parser.add_argument("--arena-watchers", type=int, default=200,
+                        help="further accounts with the arena's page open (arena mode)")
     parser.add_argument("--beat-seconds", type=float, default=Connection.beat_seconds,
                         help="seconds without a view after which a game page beats (0: never, as a site "
                              "without a heartbeat)")
@@ -923,7 +1205,7 @@ def main() -> None:
     import django
     django.setup()
     began = time.perf_counter()
-    players = make_players(4 * args.games)
+    players = make_players(args.arena + args.arena_watchers if args.arena else 4 * args.games)
     print(f"{len(players)} accounts with sessions in {time.perf_counter() - began:.1f} s; "
           f"logs in {workdir}", flush=True)
     servers, clocks = start_site(args, env, workdir)
@@ -940,7 +1222,9 @@ def main() -> None:
               else ", SQLite + in-memory layer"))
     if len(servers) > 1:
         setup += f", seats placed {args.placement}"
-    report = {"setup": setup, "games": args.games, "players": 4 * args.games, "pace_s": args.pace,
+    report = {"setup": setup, "games": args.games,
+              "players": args.arena or 4 * args.games, "arena_watchers": args.arena_watchers
+              if args.arena else 0, "pace_s": args.pace,
               "env": args.env, "load": os.getloadavg(), "machine": machine,
               "phases": bench.report}
     report["goals"] = goal_lines(bench.report, args.games, args.pace)
