@@ -6,6 +6,9 @@ seed, ``{"seed": "...", "table": <game>}``), and the way to the game once it sta
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 from django.utils import translation
 
 from games.arena import groups, present, seating, service, views
@@ -81,7 +84,7 @@ class ArenaConsumer(LiveConsumer):
     async def on_beat(self, version: int | None) -> None:
         now = await arena_version(self.arena_id)
         if now is not None and version != now:
-            await self.send_live()
+            await self.send_live(version=now)
         elif version is not None:
             # Up to date: the version it shows, which tells the page it is alive and
             # counts as a view (static/js/kozel.js), so it beats only when idle.
@@ -91,10 +94,16 @@ class ArenaConsumer(LiveConsumer):
             await self.answer_beat()
 
     async def arena_changed(self, message: dict) -> None:
-        await self.send_live()
+        # Notices come in bursts (a seating, players joining): one shown view may answer
+        # many of them, since each names the version it made.
+        version = message.get("version")
+        if version is not None and self.shown_version is not None \
+                and self.shown_version >= version:
+            return
+        await self.send_live(version=version)
 
     async def arena_seated(self, message: dict) -> None:
-        await self.send_live()
+        await self.send_live(since=time.monotonic())
 
     async def lobby_start(self, message: dict) -> None:
         """The game of this player's table started: the page goes to it."""
@@ -102,20 +111,72 @@ class ArenaConsumer(LiveConsumer):
         await self.send(text_data=f'<div id="arena-redirect" hx-swap-oob="true" '
                                   f'data-redirect="{url}"></div>')
 
-    async def send_live(self) -> None:
-        html, version = await database_call(self._render)()
-        if html is None:
+    async def send_live(self, version: int | None = None, since: float | None = None) -> None:
+        """The arena's view as every page shows it (read once in this process for all its
+        pages: ``snapshot``), and this viewer's own part."""
+        snapshot = await snapshot_of(self.arena_id, version=version, since=since)
+        if snapshot is None:
             await self.close(code=CLOSE_NO_SUCH_PAGE)
             return
-        await self.send(text_data=html)
-        self.shown_version = version
-
-    def _render(self):
-        arena = Arena.objects.filter(pk=self.arena_id).first()
-        if arena is None:
-            return None, None
         with translation.override(self.language):
-            return present.live_fragment(arena, self.user), arena.version
+            html = snapshot.shared_fragment(self.language) \
+                + present.mine_fragment(snapshot, self.user)
+        await self.send(text_data=html)
+        self.shown_version = snapshot.version
+
+
+class _Snapshots:
+    """A process's latest view of each arena its pages show, and the read under way."""
+
+    KEPT = 200  # arenas; the oldest are forgotten beyond
+
+    def __init__(self) -> None:
+        self.latest: dict[int, tuple[float, present.Snapshot]] = {}
+        self.reading: dict[int, tuple[float, asyncio.Future]] = {}
+
+    async def get(self, arena_id: int, version: int | None,
+                  since: float | None) -> present.Snapshot | None:
+        def will_do(read_at: float, snapshot) -> bool:
+            if snapshot is None:
+                return True
+            if version is None and since is None:
+                return time.monotonic() - read_at < FRESH
+            return (version is None or snapshot.version >= version) \
+                and (since is None or read_at >= since)
+
+        latest = self.latest.get(arena_id)
+        if latest is not None and will_do(*latest):
+            return latest[1]
+        reading = self.reading.get(arena_id)
+        if reading is not None and not reading[1].done() and (since is None or reading[0] >= since):
+            snapshot = await asyncio.shield(reading[1])
+            if will_do(reading[0], snapshot):
+                return snapshot
+        read_at = time.monotonic()
+        future = asyncio.ensure_future(database_call(_read_snapshot)(arena_id))
+        self.reading[arena_id] = (read_at, future)
+        snapshot = await asyncio.shield(future)
+        if snapshot is not None and (latest is None or latest[0] < read_at):
+            self.latest.pop(arena_id, None)
+            self.latest[arena_id] = (read_at, snapshot)
+            while len(self.latest) > self.KEPT:
+                del self.latest[next(iter(self.latest))]
+        return snapshot
+
+
+def _read_snapshot(arena_id: int) -> present.Snapshot | None:
+    arena = Arena.objects.filter(pk=arena_id).first()
+    return present.Snapshot(arena) if arena is not None else None
+
+
+_snapshots: PerLoop[_Snapshots] = PerLoop(_Snapshots)
+
+
+async def snapshot_of(arena_id: int, version: int | None = None,
+                      since: float | None = None) -> present.Snapshot | None:
+    """The arena's view read here: at least ``version``, read after ``since`` (monotonic),
+    or, asked for neither, read within the last FRESH seconds."""
+    return await _snapshots.get().get(arena_id, version, since)
 
 
 def _read_version(arena_id: int):

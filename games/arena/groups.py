@@ -15,7 +15,11 @@ def arena_group(arena_id: int) -> str:
 def arena_changed(arena_id: int) -> None:
     """Its standings, tables or waiting players changed: its pages show it anew."""
     Arena.objects.filter(pk=arena_id).update(version=F("version") + 1)
-    notify.after_commit(arena_group(arena_id), {"type": "arena.changed", "arena": arena_id})
+    # The version it now has (the row is this transaction's until it commits): a page's
+    # socket that has shown it skips the notice (games/arena/consumer.py).
+    version = Arena.objects.filter(pk=arena_id).values_list("version", flat=True).first()
+    notify.after_commit(arena_group(arena_id), {"type": "arena.changed", "arena": arena_id,
+                                                "version": version})
 
 
 def seated(arena_id: int, user_ids, match_id: int) -> None:

@@ -26,9 +26,12 @@ def table_is_rated(arena, users) -> bool:
     return arena.rated
 
 
-def unrated_again(arena, user_ids) -> str:
-    """What the page says of a seated table whose game will be unrated because its people
-    have played together too often (RULES.md 10), else ''."""
-    if arena.rated and limits.same_people_again(user_ids):
-        return limits.unrated_message()
-    return ""
+def unrated_again(arena, user_ids) -> bool:
+    """Whether a seated table's game will be unrated because its people have played
+    together too often (RULES.md 10)."""
+    return arena.rated and limits.same_people_again(user_ids)
+
+
+def unrated_message() -> str:
+    """What the page says of such a table, in the active language."""
+    return limits.unrated_message()

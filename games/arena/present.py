@@ -19,61 +19,95 @@ STANDINGS_SHOWN = 100
 JUST_STARTED = timedelta(seconds=6)
 
 
-def live_context(arena: Arena, user) -> dict:
-    now = timezone.now()
-    ranked = arena_standings(arena)
-    names = dict(get_user_model().objects.filter(pk__in=[s.player for s in ranked])
-                 .values_list("pk", "username"))
-    entries = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena)}
-    rows = [{"rank": s.rank, "name": names.get(s.player, "?"), "points": s.points,
-             "fire": s.on_fire, "games": s.games, "best": s.best, "user": s.player,
-             "sheet": s.sheet[-12:], "paused": entries[s.player].paused
-             if s.player in entries else False} for s in ranked]
-    tables = []
-    for game in (ArenaGame.objects.filter(arena=arena, ended=False,
-                                          match__status__in=RUNNING)
-                 .select_related("match").prefetch_related("match__seats__user")
-                 .order_by("seated_at")):
-        match = game.match
-        tables.append({"number": match.pk, "playing": match.status == MatchStatus.PLAYING,
-                       "started_at": match.started_at,
-                       "commitment": match.commitment,
-                       "users": [s.user_id for s in match.seats.all()],
-                       "names": [s.name for s in sorted(match.seats.all(),
-                                                        key=lambda s: s.number)]})
-    waiting = sorted((p for p in entries.values()
-                      if p.table_id is None and not p.paused and p.waiting_since),
-                     key=lambda p: (p.waiting_since, p.id))
+class Snapshot:
+    """What every page of an arena shows alike, read once: the standings, the tables being
+    played and who waits.  A process's sockets share one (games/arena/consumer.py) and
+    add the viewer's own part (``mine_context``), which needs no query."""
+
+    def __init__(self, arena: Arena) -> None:
+        now = timezone.now()
+        self.arena, self.version, self.phase = arena, arena.version, arena.phase(now)
+        ranked = arena_standings(arena)
+        names = dict(get_user_model().objects.filter(pk__in=[s.player for s in ranked])
+                     .values_list("pk", "username"))
+        self.entries = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena)}
+        self.rows = [{"rank": s.rank, "name": names.get(s.player, "?"), "points": s.points,
+                      "fire": s.on_fire, "games": s.games, "best": s.best, "user": s.player,
+                      "sheet": s.sheet[-12:],
+                      "paused": self.entries[s.player].paused
+                      if s.player in self.entries else False} for s in ranked]
+        self.tables = []
+        for game in (ArenaGame.objects.filter(arena=arena, ended=False,
+                                              match__status__in=RUNNING)
+                     .select_related("match").prefetch_related("match__seats__user")
+                     .order_by("seated_at")):
+            match = game.match
+            seats = sorted(match.seats.all(), key=lambda s: s.number)
+            playing = match.status == MatchStatus.PLAYING
+            self.tables.append({"number": match.pk, "playing": playing,
+                                "started_at": match.started_at,
+                                "commitment": match.commitment,
+                                "users": [s.user_id for s in seats],
+                                "names": [s.name for s in seats],
+                                "unrated_again": not playing and limits.unrated_again(
+                                    arena, [s.user_id for s in seats])})
+        self.waiting = sorted((p for p in self.entries.values()
+                               if p.table_id is None and not p.paused and p.waiting_since),
+                              key=lambda p: (p.waiting_since, p.id))
+        self.rendered: dict[str, str] = {}  # its shared fragment, by language
+
+    def context(self) -> dict:
+        rows, arena = self.rows, self.arena
+        return {"arena": arena, "phase": self.phase, "rows": rows[:STANDINGS_SHOWN],
+                "more": max(0, len(rows) - STANDINGS_SHOWN), "tables": self.tables,
+                "waiting": len(self.waiting), "joined": len(rows),
+                "podium": rows[:3] if self.phase == "over" else [],
+                "starts_ms": int(arena.starts_at.timestamp() * 1000),
+                "ends_ms": int(arena.ends_at.timestamp() * 1000)}
+
+    def shared_fragment(self, language: str) -> str:
+        """The part every page shows alike, rendered once per language."""
+        if language not in self.rendered:
+            self.rendered[language] = render_to_string("games/arena/_live_shared.html",
+                                                       self.context())
+        return self.rendered[language]
+
+
+def mine_context(snapshot: Snapshot, user) -> dict:
+    """The viewer's own part of the page: their place, table, pause or wait (no query:
+    a process renders it for each of its pages at every change)."""
+    arena, now = snapshot.arena, timezone.now()
     me = None
-    mine = entries.get(user.pk) if user.is_authenticated else None
+    mine = snapshot.entries.get(user.pk) if user.is_authenticated else None
     if mine is not None:
+        waiting = snapshot.waiting
         me = {"paused": mine.paused, "table": mine.table_id,
               "waiting": mine.table_id is None and not mine.paused,
               "next": any(p.pk == mine.pk for p in waiting[:arena.table_size])
               and len(waiting) >= arena.table_size,
-              "rank": next((r["rank"] for r in rows if r["user"] == user.pk), None)}
+              "rank": next((r["rank"] for r in snapshot.rows if r["user"] == user.pk), None)}
         if me["table"]:
-            mine_table = next((t for t in tables if t["number"] == me["table"]), None)
+            mine_table = next((t for t in snapshot.tables if t["number"] == me["table"]), None)
             me["commitment"] = mine_table["commitment"] if mine_table else ""
             me["playing"] = mine_table is None or mine_table["playing"]
-            me["unrated"] = "" if me["playing"] else \
-                limits.unrated_again(arena, mine_table["users"])
+            me["unrated"] = limits.unrated_message() \
+                if mine_table and mine_table["unrated_again"] else ""
             # A game that has just started takes its player's page there, from any view
             # of it: the notice of the start may have been lost (a reconnecting socket).
             me["go"] = mine_table is not None and mine_table["playing"] \
                 and mine_table["started_at"] >= now - JUST_STARTED
-    phase = arena.phase(now)
-    return {"arena": arena, "user": user, "phase": phase, "rows": rows[:STANDINGS_SHOWN],
-            "more": max(0, len(rows) - STANDINGS_SHOWN), "tables": tables,
-            "waiting": len(waiting), "me": me, "joined": len(rows),
-            "podium": rows[:3] if phase == "over" else [],
-            "now_ms": int(time.time() * 1000),
-            "starts_ms": int(arena.starts_at.timestamp() * 1000),
-            "ends_ms": int(arena.ends_at.timestamp() * 1000)}
+    return {"arena": arena, "user": user, "phase": snapshot.phase, "me": me,
+            "waiting": len(snapshot.waiting), "now_ms": int(time.time() * 1000)}
 
 
-def live_fragment(arena: Arena, user) -> str:
-    return render_to_string("games/arena/_live.html", live_context(arena, user))
+def mine_fragment(snapshot: Snapshot, user) -> str:
+    return render_to_string("games/arena/_live_mine.html", mine_context(snapshot, user))
+
+
+def live_context(arena: Arena, user) -> dict:
+    """The whole live part's context, for the page's first load."""
+    snapshot = Snapshot(arena)
+    return {**snapshot.context(), **mine_context(snapshot, user)}
 
 
 def listing(now=None) -> dict:

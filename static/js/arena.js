@@ -59,11 +59,12 @@
   var offset = 0;
   function two(n) { return (n < 10 ? "0" : "") + n; }
   function tick() {
+    var now = document.getElementById("arena-now");
+    if (now && now.dataset.now && now.dataset.read !== now.dataset.now) {
+      now.dataset.read = now.dataset.now;
+      offset = Number(now.dataset.now) - Date.now();
+    }
     document.querySelectorAll("[data-arena-deadline]").forEach(function (clock) {
-      if (clock.dataset.now && clock.dataset.read !== clock.dataset.now) {
-        clock.dataset.read = clock.dataset.now;
-        offset = Number(clock.dataset.now) - Date.now();
-      }
       var left = Math.max(0, Math.ceil((Number(clock.dataset.arenaDeadline) - Date.now() - offset) / 1000));
       var hours = Math.floor(left / 3600), minutes = Math.floor(left / 60) % 60;
       clock.textContent = (hours ? hours + ":" + two(minutes) : String(minutes)) + ":" + two(left % 60);
@@ -78,5 +79,16 @@
     seatShown();
   });
   document.addEventListener("htmx:oobAfterSwap", seatShown);
+
+  // The viewer's own row of the standings, which are the same for every page.
+  function markMine() {
+    var page = document.querySelector("[data-arena]");
+    if (!page || !page.dataset.me) return;
+    document.querySelectorAll("table.standings tr[data-user]").forEach(function (row) {
+      row.classList.toggle("mine", row.dataset.user === page.dataset.me);
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", markMine);
+  document.addEventListener("DOMContentLoaded", markMine);
   document.addEventListener("DOMContentLoaded", seatShown);
 })();
