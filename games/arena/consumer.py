@@ -22,6 +22,7 @@ from games.play import notify
 from games.play.errors import PlayError
 
 FRESH = 1.0  # seconds a read of an arena's version answers the pages' beats
+READ_EVERY = 0.5  # seconds at least between two reads of an arena's view in a process
 
 
 class _Request:
@@ -94,16 +95,18 @@ class ArenaConsumer(LiveConsumer):
             await self.answer_beat()
 
     async def arena_changed(self, message: dict) -> None:
-        # Notices come in bursts (a seating, players joining): one shown view may answer
-        # many of them, since each names the version it made.
-        version = message.get("version")
+        await self.show_version(message.get("version"))
+
+    async def arena_seated(self, message: dict) -> None:
+        await self.show_version(message.get("version"))
+
+    async def show_version(self, version: int | None) -> None:
+        # Notices come in bursts (a seating, games ending, players joining): one view
+        # answers all those whose version it shows.
         if version is not None and self.shown_version is not None \
                 and self.shown_version >= version:
             return
         await self.send_live(version=version)
-
-    async def arena_seated(self, message: dict) -> None:
-        await self.send_live(since=time.monotonic())
 
     async def lobby_start(self, message: dict) -> None:
         """The game of this player's table started: the page goes to it."""
@@ -111,54 +114,62 @@ class ArenaConsumer(LiveConsumer):
         await self.send(text_data=f'<div id="arena-redirect" hx-swap-oob="true" '
                                   f'data-redirect="{url}"></div>')
 
-    async def send_live(self, version: int | None = None, since: float | None = None) -> None:
+    async def send_live(self, version: int | None = None) -> None:
         """The arena's view as every page shows it (read once in this process for all its
-        pages: ``snapshot``), and this viewer's own part."""
-        snapshot = await snapshot_of(self.arena_id, version=version, since=since)
+        pages: ``snapshot_of``), and this viewer's own part."""
+        snapshot = await snapshot_of(self.arena_id, version)
         if snapshot is None:
             await self.close(code=CLOSE_NO_SUCH_PAGE)
             return
         with translation.override(self.language):
             html = snapshot.shared_fragment(self.language) \
-                + present.mine_fragment(snapshot, self.user)
+                + present.mine_fragment(snapshot, self.user, self.language) \
+                + present.clock_now()
         await self.send(text_data=html)
         self.shown_version = snapshot.version
 
 
 class _Snapshots:
-    """A process's latest view of each arena its pages show, and the read under way."""
+    """A process's latest view of each arena its pages show, and the next read of it.
+
+    Reads of one arena are READ_EVERY apart at least: a burst of changes is shown in a
+    view or two, not one each, which keeps the cost of 200 watching pages off the games'
+    moves."""
 
     KEPT = 200  # arenas; the oldest are forgotten beyond
 
     def __init__(self) -> None:
         self.latest: dict[int, tuple[float, present.Snapshot]] = {}
-        self.reading: dict[int, tuple[float, asyncio.Future]] = {}
+        self.next_read: dict[int, tuple[float, asyncio.Future]] = {}
 
-    async def get(self, arena_id: int, version: int | None,
-                  since: float | None) -> present.Snapshot | None:
-        def will_do(read_at: float, snapshot) -> bool:
-            if snapshot is None:
-                return True
-            if version is None and since is None:
-                return time.monotonic() - read_at < FRESH
-            return (version is None or snapshot.version >= version) \
-                and (since is None or read_at >= since)
-
+    async def get(self, arena_id: int, version: int | None) -> present.Snapshot | None:
+        now = time.monotonic()
         latest = self.latest.get(arena_id)
-        if latest is not None and will_do(*latest):
-            return latest[1]
-        reading = self.reading.get(arena_id)
-        if reading is not None and not reading[1].done() and (since is None or reading[0] >= since):
-            snapshot = await asyncio.shield(reading[1])
-            if will_do(reading[0], snapshot):
+        if latest is not None:
+            read_at, snapshot = latest
+            if (version is None and now - read_at < FRESH) or \
+                    (version is not None and snapshot.version >= version):
                 return snapshot
+        # A read that starts from now on shows every change committed before now.
+        due = self.next_read.get(arena_id)
+        if due is None or due[0] < now:
+            after = latest[0] + READ_EVERY if latest is not None else now
+            starts = max(now, after, due[0] + READ_EVERY if due is not None else now)
+            due = (starts, asyncio.ensure_future(self._read(arena_id, starts)))
+            self.next_read[arena_id] = due
+        return await asyncio.shield(due[1])
+
+    async def _read(self, arena_id: int, starts: float) -> present.Snapshot | None:
+        await asyncio.sleep(max(0.0, starts - time.monotonic()))
         read_at = time.monotonic()
-        future = asyncio.ensure_future(database_call(_read_snapshot)(arena_id))
-        self.reading[arena_id] = (read_at, future)
-        snapshot = await asyncio.shield(future)
-        if snapshot is not None and (latest is None or latest[0] < read_at):
-            self.latest.pop(arena_id, None)
-            self.latest[arena_id] = (read_at, snapshot)
+        snapshot = await database_call(_read_snapshot)(arena_id)
+        if snapshot is not None:
+            latest = self.latest.pop(arena_id, None)
+            if latest is not None and latest[0] > read_at:  # a later read came back first
+                snapshot_kept = latest
+            else:
+                snapshot_kept = (read_at, snapshot)
+            self.latest[arena_id] = snapshot_kept
             while len(self.latest) > self.KEPT:
                 del self.latest[next(iter(self.latest))]
         return snapshot
@@ -172,11 +183,10 @@ def _read_snapshot(arena_id: int) -> present.Snapshot | None:
 _snapshots: PerLoop[_Snapshots] = PerLoop(_Snapshots)
 
 
-async def snapshot_of(arena_id: int, version: int | None = None,
-                      since: float | None = None) -> present.Snapshot | None:
-    """The arena's view read here: at least ``version``, read after ``since`` (monotonic),
-    or, asked for neither, read within the last FRESH seconds."""
-    return await _snapshots.get().get(arena_id, version, since)
+async def snapshot_of(arena_id: int, version: int | None = None) -> present.Snapshot | None:
+    """The arena's view read here: at least ``version``, or, without one, read within the
+    last FRESH seconds."""
+    return await _snapshots.get().get(arena_id, version)
 
 
 def _read_version(arena_id: int):

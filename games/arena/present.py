@@ -55,6 +55,7 @@ class Snapshot:
                                if p.table_id is None and not p.paused and p.waiting_since),
                               key=lambda p: (p.waiting_since, p.id))
         self.rendered: dict[str, str] = {}  # its shared fragment, by language
+        self.rendered_mine: dict[tuple, str] = {}  # viewers' own parts (mine_fragment)
 
     def context(self) -> dict:
         rows, arena = self.rows, self.arena
@@ -97,17 +98,30 @@ def mine_context(snapshot: Snapshot, user) -> dict:
             me["go"] = mine_table is not None and mine_table["playing"] \
                 and mine_table["started_at"] >= now - JUST_STARTED
     return {"arena": arena, "user": user, "phase": snapshot.phase, "me": me,
-            "waiting": len(snapshot.waiting), "now_ms": int(time.time() * 1000)}
+            "waiting": len(snapshot.waiting)}
 
 
-def mine_fragment(snapshot: Snapshot, user) -> str:
-    return render_to_string("games/arena/_live_mine.html", mine_context(snapshot, user))
+def mine_fragment(snapshot: Snapshot, user, language: str) -> str:
+    """The viewer's own part, rendered once per snapshot for all who see it alike (every
+    watching page that has not joined, for one)."""
+    context = mine_context(snapshot, user)
+    key = (language, user.is_authenticated, repr(sorted((context["me"] or {}).items())))
+    if key not in snapshot.rendered_mine:
+        snapshot.rendered_mine[key] = render_to_string("games/arena/_live_mine.html", context)
+    return snapshot.rendered_mine[key]
+
+
+def clock_now() -> str:
+    """The server's clock, from which a page counts down to the start or the end."""
+    return (f'<div id="arena-now" hx-swap-oob="true" data-now="{int(time.time() * 1000)}" '
+            f'hidden></div>')
 
 
 def live_context(arena: Arena, user) -> dict:
     """The whole live part's context, for the page's first load."""
     snapshot = Snapshot(arena)
-    return {**snapshot.context(), **mine_context(snapshot, user)}
+    return {**snapshot.context(), **mine_context(snapshot, user),
+            "now_ms": int(time.time() * 1000)}
 
 
 def listing(now=None) -> dict:

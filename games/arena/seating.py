@@ -154,8 +154,7 @@ def seat_table(arena: Arena, players: list[ArenaPlayer], now, rng: random.Random
     ArenaGame.objects.create(
         arena=arena, match=match, seated_at=now,
         seeds_due=now + timedelta(seconds=settings.KOZEL_ARENA_SEED_SECONDS))
-    groups.seated(arena.pk, users, match.pk)
-    groups.arena_changed(arena.pk)
+    groups.seated(arena.pk, users, match.pk, groups.arena_changed(arena.pk))
     return match
 
 
