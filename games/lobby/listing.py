@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from games.lobby import challenges as direct
 from games.lobby.tables import current_match
 from games.models import Match, MatchStatus, Seat
 from ratings import limits
@@ -148,10 +149,28 @@ def lobby_context(user, started_since=None, entered_room=None) -> dict:
                 timezone.now() - started < JUST_STARTED
                 or (started_since is not None and started >= started_since))
     playing, more_playing = playing_rows()
-    return {"requests": rows, "more": more, "current": current, "just_started": just_started,
+    return {**challenges_context(user), "requests": rows, "more": more, "current": current, "just_started": just_started,
             "bar": limits.bar_of(user),
             "playing": playing, "more_playing": more_playing,
             "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
+
+
+def challenges_context(user) -> dict:
+    """The viewer's open challenges, to them (``challenges_in``, each with its table's
+    ``row``) and from them (``challenges_out``): templates/games/_challenges.html."""
+    if not user.is_authenticated:
+        return {"challenges_in": [], "challenges_out": []}
+    incoming = list(direct.open_for(user).prefetch_related(
+        Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("number"))))
+    for made in incoming:
+        made.row = table_row(made.match, user)
+    return {"challenges_in": incoming, "challenges_out": list(direct.made_by(user))}
+
+
+def challenges_fragment(user) -> str:
+    """The viewer's challenges as an out-of-band swap (the friends page's socket)."""
+    return render_to_string("games/_challenges.html",
+                            {**challenges_context(user), "viewer": user, "oob": True})
 
 
 def requests_fragment(user, started_since=None, entered_room=None,
