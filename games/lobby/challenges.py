@@ -31,9 +31,11 @@ def _tell(*user_ids) -> None:
 
 def terms_of(user) -> dict:
     """The terms of ``user``'s challenge: their request form's last choices where the
-    form still takes them, else the form's defaults.  Always a private table."""
+    form still takes them, else the form's defaults -- but for two players: a challenge is
+    first of all a game of two.  Always a private table."""
     defaults = {name: field.initial for name, field in RequestForm.base_fields.items()
                 if field.initial is not None}
+    defaults["players"] = 2
     form = RequestForm({**defaults, **remembered.initial(user, "request", RequestForm)})
     if not form.is_valid():
         form = RequestForm(defaults)
