@@ -123,3 +123,26 @@ def test_no_private_match_of_a_friend_reaches_the_lobby(make_user, viewer):
     assert Match.objects.filter(private=True).count() == 1
     [row] = friend_rows(viewer)
     assert row.match is None and row.hidden_table
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_with_a_socket_marks_its_person_online(make_user):
+    from channels.db import database_sync_to_async
+
+    from tests.games.wsclient import logged_in
+
+    person = await database_sync_to_async(make_user)("online_one")
+    assert presence.online_ids([person.pk]) == set()
+    ws = await logged_in("/ws/lobby/", person)
+    connected, _ = await ws.connect(timeout=10)
+    assert connected
+    await ws.receive_from(timeout=10)
+    assert presence.online_ids([person.pk]) == {person.pk}
+    await ws.disconnect()
+
+
+def test_the_lobby_links_to_the_friends_page(client, viewer):
+    client.force_login(viewer)
+    assert 'href="/friends/"' in client.get("/").content.decode()
+    client.logout()
+    assert 'href="/friends/"' not in client.get("/").content.decode()

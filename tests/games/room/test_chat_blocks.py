@@ -55,3 +55,23 @@ def test_the_game_page_after_the_game_leaves_blocked_lines_out(make_user, make_m
                             for m in c["messages"]]
     assert texts(a) == ["line of a"] and texts(b) == ["line of b"]
     assert chat.muted_by(a) == frozenset({b.pk})
+
+
+async def test_a_block_made_while_the_room_is_open_hides_the_next_lines(monkeypatch):
+    from games.room import consumer
+
+    monkeypatch.setattr(consumer, "MUTED_FRESH", 0.0)
+    a, b = await make_users("live_a", "live_b")
+    match_id = await start_table([a, b])
+    pa, pb = await connected(match_id, a, b)
+    await pb.say("before the block")
+    assert await wait_until(lambda: seen(pa, "before the block"))
+    await database_sync_to_async(friends.block)(a, b)
+    await pb.say("after the block")
+    await pa.say("the line of the blocker")
+    assert await wait_until(lambda: seen(pa, "the line of the blocker")), pa.frames[-3:]
+    assert await wait_until(lambda: seen(pb, "after the block"))
+    assert "after the block" not in pa.chat()
+    assert "the line of the blocker" not in pb.chat()
+    for r in (pa, pb):
+        await r.ws.disconnect()
