@@ -134,9 +134,6 @@ class FriendsConsumer(LiveConsumer):
         await self.send(text_data=f'<div id="lobby-redirect" hx-swap-oob="true" '
                                   f'data-redirect="{url}"></div>')
 
-    async def arena_seated(self, message: dict) -> None:
-        pass  # the arena's own page takes its players to the game
-
     async def send_challenges(self) -> None:
         self.sent_at = time.monotonic()
         await self.send(text_data=await database_call(self._render)())
