@@ -68,8 +68,7 @@ def refused(view, form, message):
 FRIENDS_ACTIONS = {
     "follow": (friends.follow, _("You follow {name} now.")),
     "unfollow": (friends.unfollow, _("You no longer follow {name}.")),
-    "block": (friends.block, _("{name} is blocked: no challenges from this account, and "
-                               "neither of you sees the other's chat.")),
+    "block": (friends.block, _("You have blocked {name}.")),
     "unblock": (friends.unblock, _("{name} is no longer blocked.")),
 }
 

@@ -91,3 +91,56 @@ def test_follow_see_online_challenge_and_accept(size, browser, daphne_server, ma
         petya.context.close()
     problems = [p for p in problems if not p.startswith("axe") or "friends-room" not in p]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_decline_in_the_lobby_then_block(size, browser, daphne_server, make_user):
+    """The invitation in the challenged person's lobby, live; one click declines it and
+    the challenger's table closes; a block from the page removes the follow and leaves
+    no challenge button to the blocked person."""
+    from accounts import friends
+    from accounts.models import Challenge, Follow
+    from games.models import Match
+    from tests.e2e.conftest import Person
+
+    touch = DEVICES[size].get("has_touch", False)
+    olya_user, serg_user = make_user("olya"), make_user("serg")
+    friends.follow(serg_user, olya_user)
+    olya = Person(browser, daphne_server, "olya", SIZES[size], **DEVICES[size])
+    serg = Person(browser, daphne_server, "serg", SIZES[size], **DEVICES[size])
+    press = (lambda locator: locator.tap()) if touch else (lambda locator: locator.click())
+    problems = []
+    try:
+        olya.log_in_as(olya_user, daphne_server)
+        serg.log_in_as(serg_user, daphne_server)
+        olya.page.goto("/")
+        olya.page.locator("#lobby-requests").wait_for()
+        olya.page.wait_for_timeout(500)  # its socket open
+        serg.page.goto("/players/olya/")
+        press(serg.page.locator('button[data-action="challenge"]'))
+        serg.page.wait_for_url(lambda url: urlsplit(url).path == "/")
+        made = Challenge.objects.get()
+        invitation = olya.page.locator(f'[data-challenge="{made.pk}"]')
+        invitation.wait_for()
+        assert "serg вызывает вас на игру" in invitation.inner_text()
+        problems += problems_of(olya.page, "friends-lobby-challenged", size)
+        press(invitation.locator('button[data-action="decline-challenge"]'))
+        invitation.wait_for(state="detached")
+        assert not Match.objects.filter(pk=made.match_id).exists()
+        serg.page.locator(f'[data-challenge-out="{made.pk}"]').wait_for(state="detached")
+
+        # Olya blocks Serg from his page.
+        olya.page.goto("/players/serg/")
+        press(olya.page.locator('button[data-action="block"]'))
+        olya.page.locator('button[data-action="unblock"]').wait_for()
+        assert not Follow.objects.exists() and friends.is_blocked(olya_user, serg_user)
+        problems += problems_of(olya.page, "friends-profile-blocked", size)
+        serg.page.goto("/players/olya/")
+        assert not serg.page.locator('button[data-action="challenge"]').count()
+        assert not serg.page.locator('button[data-action="follow"]').count()
+        assert olya.errors == [] and serg.errors == []
+        assert not (olya.refused + serg.refused)
+    finally:
+        olya.context.close()
+        serg.context.close()
+    assert not problems, "\n".join(problems)
