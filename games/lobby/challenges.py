@@ -12,10 +12,11 @@ withdraws it.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from accounts import friends
-from accounts.models import Challenge
+from accounts.models import Block, Challenge
 from games.lobby import remembered, service
 from games.lobby.forms import RequestForm
 from games.models import Match, MatchStatus
@@ -64,16 +65,29 @@ def challenge(user, person, *, address: str | None = None,
 def open_for(user):
     """The open challenges to ``user``, the latest first (none from people blocked
     either way: a block removes them, this only makes sure)."""
-    hidden = friends.hidden_chat_authors(user.pk)
-    return (Challenge.objects.filter(challenged=user, match__status=MatchStatus.WAITING)
-            .exclude(challenger_id__in=hidden)
-            .select_related("challenger", "match").order_by("-created_at", "-pk"))
+    return _open().filter(challenged=user).select_related("challenger")
 
 
 def made_by(user):
     """The open challenges ``user`` made."""
-    return (Challenge.objects.filter(challenger=user, match__status=MatchStatus.WAITING)
-            .select_related("challenged", "match").order_by("-created_at", "-pk"))
+    return _open().filter(challenger=user).select_related("challenged")
+
+
+def open_of(user) -> tuple[list[Challenge], list[Challenge]]:
+    """The open challenges to ``user`` and those they made, read in one query (the
+    lobby's list is rendered for every page on every change)."""
+    both = list(_open().filter(Q(challenged=user) | Q(challenger=user))
+                .select_related("challenger", "challenged"))
+    return ([made for made in both if made.challenged_id == user.pk],
+            [made for made in both if made.challenger_id == user.pk])
+
+
+def _open():
+    """Challenges whose table still waits, between people with no block either way."""
+    blocked = Block.objects.filter(Q(blocker=OuterRef("challenger"), blocked=OuterRef("challenged"))
+                                   | Q(blocker=OuterRef("challenged"), blocked=OuterRef("challenger")))
+    return (Challenge.objects.filter(match__status=MatchStatus.WAITING)
+            .exclude(Exists(blocked)).select_related("match").order_by("-created_at", "-pk"))
 
 
 def _open_challenge(user, challenge_id: int) -> Challenge:

@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -160,11 +160,12 @@ def challenges_context(user) -> dict:
     ``row``) and from them (``challenges_out``): templates/games/_challenges.html."""
     if not user.is_authenticated:
         return {"challenges_in": [], "challenges_out": []}
-    incoming = list(direct.open_for(user).prefetch_related(
-        Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("number"))))
+    incoming, outgoing = direct.open_of(user)
+    if incoming:
+        prefetch_related_objects([made.match for made in incoming], seats_prefetch())
     for made in incoming:
         made.row = table_row(made.match, user)
-    return {"challenges_in": incoming, "challenges_out": list(direct.made_by(user))}
+    return {"challenges_in": incoming, "challenges_out": outgoing}
 
 
 def challenges_fragment(user) -> str:

@@ -154,3 +154,15 @@ async def test_the_friends_socket_is_for_people_logged_in():
     assert connected
     closed = await ws.receive_output(timeout=5)
     assert closed["type"] == "websocket.close" and closed["code"] == 4403
+
+
+def test_the_lobby_reads_a_viewers_challenges_in_one_query(masha, petya, django_assert_num_queries):
+    from games.lobby.listing import challenges_context
+
+    with django_assert_num_queries(1):
+        assert challenges_context(petya) == {"challenges_in": [], "challenges_out": []}
+    made = challenges.challenge(masha, petya)
+    with django_assert_num_queries(2):  # and the seats of the tables offered
+        seen = challenges_context(petya)
+    assert seen["challenges_in"] == [made] and seen["challenges_in"][0].row.names == ["masha", None]
+    assert challenges_context(masha)["challenges_out"] == [made]
