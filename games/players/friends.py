@@ -43,12 +43,13 @@ def friend_rows(viewer) -> list[FriendRow]:
         if match is not None:
             row.playing = match.status == MatchStatus.PLAYING
             row.online = row.online or row.playing
-            seats = dict(match.seats.values_list("user_id", "number"))
-            if match.hidden_from(viewer, seats.get(viewer.pk)):
+            seats = list(match.seats.values_list("user_id", "number"))  # bots: user None
+            mine = next((number for user_id, number in seats if user_id == viewer.pk), None)
+            if match.hidden_from(viewer, mine):
                 row.hidden_table = True
             else:
                 row.match = match
-                if viewer.pk not in seats:  # no seat to offer at one's own table
+                if mine is None:  # no seat to offer at one's own table
                     row.free_seats = match.seats_count - len(seats)
         rows.append(row)
     rows.sort(key=lambda row: (not row.online, row.person.username.casefold()))
