@@ -34,3 +34,10 @@ def reset_mail_refused_to_account(request, user) -> bool:
     """Counts one reset mail to this account, under whichever spelling of its address."""
     return is_ratelimited(request, group="accounts.reset.account", key=lambda group, request: str(user.pk),
                           rate=settings.KOZEL_PASSWORD_RESET_RATE, increment=True)
+
+
+def friends_action_refused(request) -> bool:
+    """Counts one follow, unfollow, block or unblock of the account; True once that is
+    over the limit (one account clicking through many players' pages)."""
+    return is_ratelimited(request, group="accounts.friends", key="user",
+                          rate=settings.KOZEL_FRIENDS_RATE, increment=True)

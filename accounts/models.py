@@ -168,3 +168,73 @@ class ModeratorAction(AppendOnlyModel):
     def __str__(self):
         target = f"#{self.match_id}" if self.match_id else str(self.person)
         return f"{self.moderator}: {self.get_action_display()} {target}"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: the players one follows are one's friends list."""
+
+    follower = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="following", verbose_name=_("follower"))
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="followers", verbose_name=_("followed player"))
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("follow")
+        verbose_name_plural = _("follows")
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")),
+                                   name="follow_not_oneself"),
+        ]
+
+    def __str__(self):
+        return f"{self.follower_id} → {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: who cannot challenge them nor read their chat, and
+    whose chat lines they no longer see."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="blocking", verbose_name=_("blocker"))
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="blocked_by", verbose_name=_("blocked player"))
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")),
+                                   name="block_not_oneself"),
+        ]
+
+    def __str__(self):
+        return f"{self.blocker_id} ⊘ {self.blocked_id}"
+
+
+class Challenge(models.Model):
+    """A direct challenge: ``challenger``'s private table ``match``, offered to
+    ``challenged``, who accepts (takes a seat there) or declines with one click.  It is
+    open while its match waits; games.lobby.challenges makes and answers it."""
+
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="challenges_made", verbose_name=_("challenger"))
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="challenges_received",
+                                   verbose_name=_("challenged player"))
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="challenges",
+                              verbose_name=_("game"))
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "challenged"], name="challenge_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.challenger_id} → {self.challenged_id} (#{self.match_id})"

@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path, re_path, reverse_lazy
 
 from accounts import views
 from accounts.forms import LoginForm
@@ -7,6 +7,8 @@ from accounts.forms import LoginForm
 app_name = "accounts"
 
 urlpatterns = [
+    re_path(r"^accounts/players/(?P<login>[^/]+)/(?P<action>follow|unfollow|block|unblock)/$",
+            views.friends_action, name="friends_action"),
     path("accounts/signup/", views.SignUpView.as_view(), name="signup"),
     path(
         "accounts/login/",

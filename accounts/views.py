@@ -1,13 +1,18 @@
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.shortcuts import redirect
-from django.urls import reverse_lazy
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 from django.views.generic import FormView
 
-from accounts import limits
+from accounts import friends, limits
 from accounts.forms import LimitedPasswordResetForm, SignUpForm
+from accounts.models import User
 
 
 class SignUpView(FormView):
@@ -58,3 +63,40 @@ def refused(view, form, message):
     """The form again with ``message`` above it, as HTTP 429 (Too Many Requests)."""
     form.add_error(None, message)
     return view.render_to_response(view.get_context_data(form=form), status=429)
+
+
+FRIENDS_ACTIONS = {
+    "follow": (friends.follow, _("You follow {name} now.")),
+    "unfollow": (friends.unfollow, _("You no longer follow {name}.")),
+    "block": (friends.block, _("You have blocked {name}.")),
+    "unblock": (friends.unblock, _("{name} is no longer blocked.")),
+}
+
+
+def _back(request, fallback: str) -> str:
+    target = request.POST.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return fallback
+
+
+@require_POST
+@login_required
+def friends_action(request, login, action):
+    """Follow, unfollow, block or unblock the player ``login``; back to their page (or
+    to ``next``) with a message.  Limited per account (KOZEL_FRIENDS_RATE): HTTP 429."""
+    person = get_object_or_404(User.objects.by_login(login))
+    back = _back(request, reverse("players:profile", args=[person.username]))
+    if limits.friends_action_refused(request):
+        return HttpResponse(_("Too many changes to your friends and blocks. Try again later."),
+                            status=429, content_type="text/plain; charset=utf-8")
+    act, done = FRIENDS_ACTIONS[action]
+    try:
+        act(request.user, person)
+    except friends.FriendsError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, str(done).format(name=person.username))
+    return redirect(back)

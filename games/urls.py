@@ -16,6 +16,11 @@ urlpatterns = [
     path("games/<int:match_id>/join/", lobby_views.join_request, name="join_request"),
     path("games/<int:match_id>/leave-request/", lobby_views.leave_request, name="leave_request"),
     path("games/invite/<str:token>/", lobby_views.invite, name="invite"),
+    path("players/<str:login>/challenge/", lobby_views.challenge, name="challenge"),
+    path("challenges/<int:challenge_id>/accept/", lobby_views.accept_challenge,
+         name="accept_challenge"),
+    path("challenges/<int:challenge_id>/decline/", lobby_views.decline_challenge,
+         name="decline_challenge"),
     path("games/<int:match_id>/", room_views.room, name="room"),
     path("games/<int:match_id>/leave/", room_views.room_leave, name="room_leave"),
 ]

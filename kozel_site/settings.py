@@ -184,6 +184,8 @@ KOZEL_SIGNUP_RATE = config.rate(ENV, "SIGNUP_RATE", "5/h")
 KOZEL_PASSWORD_RESET_RATE = config.rate(ENV, "PASSWORD_RESET_RATE", "3/h")
 # Reset requests from one client address, whatever addresses they name.
 KOZEL_PASSWORD_RESET_CLIENT_RATE = config.rate(ENV, "PASSWORD_RESET_CLIENT_RATE", "10/h")
+# Follows, unfollows, blocks and unblocks of one account, and its direct challenges.
+KOZEL_FRIENDS_RATE = config.rate(ENV, "FRIENDS_RATE", "60/h")
 if not ENV.get("REDIS_URL", "").strip():
     # django-ratelimit calls the in-process cache unfit because several processes would
     # each count apart; the embedded setup is one process.

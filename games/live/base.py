@@ -34,6 +34,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
+from accounts import presence
 from games.live import caps
 from games.live.fanout import fanout
 from kozel_site.runtime.daphne import SocketClosing
@@ -192,10 +193,20 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 return
             self.slot = slot
         await self.accept()
+        await self._seen()
         await self.opened()
 
     async def admit(self) -> bool:
         return True
+
+    async def _seen(self) -> None:
+        """Its person is online (accounts.presence), marked at most every TOUCH_EVERY s."""
+        if not getattr(self.user, "is_authenticated", False):
+            return
+        now = time.monotonic()
+        if now - getattr(self, "seen_at", -presence.TOUCH_EVERY) >= presence.TOUCH_EVERY:
+            self.seen_at = now
+            await presence.atouch(self.user.pk)
 
     def place(self):
         return None
@@ -266,6 +277,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self.send_notice(_("That message is too large."), error=True)
                 await self.close(code=CLOSE_TOO_LARGE)
                 return
+            await self._seen()
             data, refusal = decode(text_data)
             if data is not None and data.keys() == {"beat"}:
                 if not self.beats.allow():

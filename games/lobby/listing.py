@@ -14,12 +14,13 @@ import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from games.lobby import challenges as direct
 from games.lobby.tables import current_match
 from games.models import Match, MatchStatus, Seat
 from ratings import limits
@@ -148,10 +149,29 @@ def lobby_context(user, started_since=None, entered_room=None) -> dict:
                 timezone.now() - started < JUST_STARTED
                 or (started_since is not None and started >= started_since))
     playing, more_playing = playing_rows()
-    return {"requests": rows, "more": more, "current": current, "just_started": just_started,
+    return {**challenges_context(user), "requests": rows, "more": more, "current": current, "just_started": just_started,
             "bar": limits.bar_of(user),
             "playing": playing, "more_playing": more_playing,
             "viewer": user, "login_url": reverse("accounts:login") + "?next=/"}
+
+
+def challenges_context(user) -> dict:
+    """The viewer's open challenges, to them (``challenges_in``, each with its table's
+    ``row``) and from them (``challenges_out``): templates/games/_challenges.html."""
+    if not user.is_authenticated:
+        return {"challenges_in": [], "challenges_out": []}
+    incoming, outgoing = direct.open_of(user)
+    if incoming:
+        prefetch_related_objects([made.match for made in incoming], seats_prefetch())
+    for made in incoming:
+        made.row = table_row(made.match, user)
+    return {"challenges_in": incoming, "challenges_out": outgoing}
+
+
+def challenges_fragment(user) -> str:
+    """The viewer's challenges as an out-of-band swap (the friends page's socket)."""
+    return render_to_string("games/_challenges.html",
+                            {**challenges_context(user), "viewer": user, "oob": True})
 
 
 def requests_fragment(user, started_since=None, entered_room=None,

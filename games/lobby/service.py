@@ -133,6 +133,9 @@ def leave_request(user, match_id: int) -> None:
     if not deleted:
         raise PlayError(_("You do not sit at this table."), "not-seated")
     if not match.seats.exists():
+        # Its challenges go with it: the challenged people's pages drop them.
+        for challenged in match.challenges.values_list("challenged_id", flat=True):
+            notify.after_commit(notify.user_group(challenged), {"type": "lobby.changed"})
         match.delete()
     if not match.private:
         notify.lobby_changed()

@@ -7,7 +7,7 @@ which the WebSocket re-renders without a CSRF field) get the redirect as an HX-R
 """
 
 from functools import wraps
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlparse
 
 from django.conf import settings
 from django.contrib import messages
@@ -24,6 +24,9 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.lobby import listing as lobby_list
+from accounts import limits as account_limits
+from accounts.models import User
+from games.lobby import challenges as direct
 from games.lobby import formseeds, remembered, service as requests
 from games.lobby.forms import BotsForm, RequestForm
 from games.models import Match, MatchStatus
@@ -206,3 +209,54 @@ def invite(request, token):
         "login_next": request.path,
         "bar": limits.bar_of(request.user),
     })
+
+
+@require_POST
+@player_required
+def challenge(request, login):
+    """Challenge the player ``login`` to a private table with one's own settings; to the
+    lobby, where one's table waits for them."""
+    person = get_object_or_404(User.objects.by_login(login))
+    if account_limits.friends_action_refused(request):
+        messages.error(request, _("Too many changes to your friends and blocks. Try again later."))
+        return _go(request, _lobby_url())
+    try:
+        direct.challenge(request.user, person, address=client_address(request),
+                         client_seed=request.POST.get("client_seed", "").strip() or None)
+    except PlayError as error:
+        messages.error(request, error.message)
+        return _go(request, reverse("players:profile", args=[person.username]))
+    messages.success(request, _("Your challenge is sent. The game starts as soon as it is "
+                                "accepted."))
+    return _go(request, _lobby_url())
+
+
+@require_POST
+@player_required
+def accept_challenge(request, challenge_id):
+    client_seed = request.POST.get("client_seed", "").strip() or None
+    try:
+        match = direct.accept(request.user, challenge_id, address=client_address(request),
+                              client_seed=client_seed)
+    except PlayError as error:
+        messages.error(request, error.message)
+        return _go(request, _lobby_url())
+    if match.status == MatchStatus.PLAYING:
+        return _go(request, _room_url(match))
+    messages.success(request, _("You have taken a seat. The game starts as soon as the "
+                                "table is full."))
+    return _go(request, _lobby_url())
+
+
+@require_POST
+@player_required
+def decline_challenge(request, challenge_id):
+    try:
+        direct.decline(request.user, challenge_id)
+    except PlayError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("You have declined the challenge."))
+    back = request.headers.get("HX-Current-URL") or request.META.get("HTTP_REFERER") or ""
+    path = urlparse(back).path
+    return _go(request, path if path in (_lobby_url(), reverse("players:friends")) else _lobby_url())

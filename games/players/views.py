@@ -4,10 +4,15 @@ It gathers what the contexts know of a person -- their rating history (ratings),
 games -- so it sits above them all, where no lower context needs to import it.
 """
 
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
 
+from accounts import friends
 from accounts.models import User
 from games.arena.present import podiums_of
+from games.lobby.listing import challenges_context
+from games.players.friends import friend_rows
 from ratings.history import KINDS, chart_for, game_counts, games_page
 
 
@@ -24,5 +29,27 @@ def profile(request, login):
         "chart": chart_for(person.player, joined=person.date_joined, viewer=request.user),
         "counts": game_counts(person, viewer=request.user), "kind": kind,
         "podiums": podiums_of(person),
+        **_relation(request.user, person),
         "games": games_page(person, request.GET.get("page"), viewer=request.user, kind=kind),
+    })
+
+
+def _relation(viewer, person) -> dict:
+    """What the page's follow and block buttons say (for another person's page)."""
+    if not viewer.is_authenticated or viewer.pk == person.pk:
+        return {"relation": None}
+    return {"relation": {
+        "following": friends.is_following(viewer, person),
+        "blocking": friends.is_blocked(viewer, person),
+        "blocked": friends.is_blocked(person, viewer),
+    }}
+
+
+@require_safe
+@login_required
+def friends_page(request):
+    """The players one follows: who is online and at which table; one's challenges, live."""
+    return render(request, "games/players/friends.html", {
+        "rows": friend_rows(request.user), **challenges_context(request.user),
+        "viewer": request.user,
     })

@@ -75,7 +75,7 @@ def game(request, match_id):
         "annulment": annulment, "aborted": aborted, "moderator": staff,
         "fair": fair_block(match),
         # Both chats, once the game is over, for its players and moderators only.
-        "chats": chat.both_chats(match, with_deleted=staff) if is_player or staff else None,
+        "chats": chat.both_chats(match, with_deleted=staff, reader=request.user) if is_player or staff else None,
     })
 
 

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_ratelimit.core import is_ratelimited
 
+from accounts import friends
 from games.models import CHAT_TEXT_MAX, ChatMessage, ChatMute, ChatReport, ChatRoom, ChatSilence
 from games.play import notify
 
@@ -117,21 +118,28 @@ def history(match_id: int, room: str, limit: int = HISTORY) -> list[Line]:
     return [Line.of(m) for m in reversed(messages)]
 
 
-def both_chats(match, with_deleted: bool = False) -> list[dict]:
+def both_chats(match, with_deleted: bool = False, reader=None) -> list[dict]:
     """A game's two chats, whole, for its page after the game (moderators: with the
-    deleted lines, marked)."""
+    deleted lines, marked); without the lines of people blocked between them and
+    ``reader`` (accounts.friends)."""
     messages = ChatMessage.objects.filter(match=match).select_related("author")
     if not with_deleted:
         messages = messages.filter(deleted_at__isnull=True)
+    if reader is not None and reader.is_authenticated:
+        messages = messages.exclude(author_id__in=friends.hidden_chat_authors(reader.pk))
     return [{"room": room, "label": label,
              "messages": [m for m in messages if m.room == room]}
             for room, label in ChatRoom.choices]
 
 
 def muted_by(user) -> frozenset[int]:
+    """The authors whose lines ``user`` is not shown: those they muted, and those blocked
+    between them either way (the blocker does not see the blocked person's lines, and the
+    blocked person does not see the blocker's: accounts.friends)."""
     if not user.is_authenticated:
         return frozenset()
-    return frozenset(ChatMute.objects.filter(owner=user).values_list("muted_id", flat=True))
+    muted = set(ChatMute.objects.filter(owner=user).values_list("muted_id", flat=True))
+    return frozenset(muted | friends.hidden_chat_authors(user.pk))
 
 
 def _message_in(match_id: int, message_id) -> ChatMessage:

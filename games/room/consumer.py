@@ -32,6 +32,7 @@ from kozel_site.clientaddress import scope_address
 log = logging.getLogger(__name__)
 
 CHAT_KEYS = {"chat", "chat_mute", "chat_report"}
+MUTED_FRESH = 10.0  # seconds a room trusts its reader's list of muted and blocked authors
 MOVE_KEYS = ("play", "end", "draw", "knock", "seat")
 
 
@@ -189,6 +190,7 @@ class GameConsumer(LiveConsumer):
     async def chat_frame(self) -> str:
         """The chat this room shows, whole (on connecting, and after muting someone)."""
         lines, self.muted = await database_call(self._chat_now)()
+        self.muted_at = time.monotonic()
         with translation.override(self.language):
             return chat.log_html([line for line in lines if line.author_id not in self.muted],
                                  self._reader_id())
@@ -201,8 +203,15 @@ class GameConsumer(LiveConsumer):
 
     async def show_chat_line(self, line: "chat.Line"):
         """A new line of this match (its group's notice): shown if this reader reads its chat
-        and has not muted its author."""
-        if line.room != self.chat_room or line.author_id in getattr(self, "muted", ()):
+        and has not muted its author, nor been blocked by them or blocked them (the list
+        read again when older than MUTED_FRESH: a block made while the room is open)."""
+        if line.room != self.chat_room:
+            return
+        if self.user.is_authenticated and \
+                time.monotonic() - getattr(self, "muted_at", 0.0) > MUTED_FRESH:
+            self.muted_at = time.monotonic()
+            self.muted = await database_call(chat.muted_by)(self.user)
+        if line.author_id in getattr(self, "muted", ()):
             return
         with translation.override(self.language):
             await self.send(text_data=chat.line_html(line, self._reader_id()))

@@ -113,6 +113,7 @@ def site(finished_game, make_user, make_match):
     each."""
     from django.contrib.auth.models import Group
 
+    from accounts import friends
     from accounts.moderators import GROUP_NAME
     from games import rules
     from games.lobby import service as requests
@@ -135,6 +136,8 @@ def site(finished_game, make_user, make_match):
         moderation.reactivate_player(leaver, moderator, "Объяснился, открыт снова.")
         quarrel = requests.create_request(make_user("Petya"), players=3)
         moderation.abort_game(quarrel.pk, moderator, "Заявка с оскорбительным названием.")
+        for friend in (vera, alex, olya):  # Masha's friends page: a request, games, a seat
+            friends.follow(masha, friend)
 
     game = f"/games/{finished.pk}"
     pages = [
@@ -152,6 +155,8 @@ def site(finished_game, make_user, make_match):
         Page("replay", "Masha", f"{game}/replay/?step=5"),
         Page("ladder", "Masha", "/ratings/"),
         Page("player", "Masha", "/players/Masha/"),
+        Page("player-other", "Vera", "/players/Masha/", ('[data-testid="friend-actions"]',)),
+        Page("friends", "Masha", "/friends/", ('[data-friend="Vera"]',)),
         Page("moderation-log", "moder", "/moderation/"),
         Page("moderation-chat", "moder", "/moderation/chat/"),
         Page("moderation-suspicious", "moder", "/moderation/suspicious/"),
