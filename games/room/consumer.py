@@ -75,8 +75,10 @@ class GameConsumer(LiveConsumer):
             self.keep_rematch(await database_call(rematch.view_of)(self.match_id))
         # The chat and the count of watchers come in the same first frame as the room:
         # one frame per connection.
-        await self.send_room(extra=await self.chat_frame()
-                             + watching.html(await watching.count(self.match_id)))
+        count = await watching.count(self.match_id)
+        with translation.override(self.language):
+            counted = watching.html(count)
+        await self.send_room(extra=await self.chat_frame() + counted)
 
     def _who_am_i(self):
         """The match, this socket's seat at it, and whether it is hidden from this user."""
@@ -210,7 +212,9 @@ class GameConsumer(LiveConsumer):
     async def show_watching(self, count: int):
         if self.sent_version < 0:
             return  # its first frame, still to come, carries the count
-        await self.send(text_data=watching.html(count))
+        with translation.override(self.language):
+            counted = watching.html(count)
+        await self.send(text_data=counted)
 
     async def drop_chat_line(self, message_id: int):
         await self.send(text_data=chat.deleted_html(message_id))
