@@ -21,6 +21,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_ratelimit.core import is_ratelimited
@@ -35,11 +37,25 @@ QUICK_PHRASES = (gettext_lazy("Good game!"), gettext_lazy("Thank you"), gettext_
 
 
 class ChatRefused(Exception):
-    """A line that was not posted, with the words for its writer."""
+    """A line that was not posted, with the words for its writer; ``until``: the end of a
+    moderator's mute, which ``message`` names as %(time)s (``text`` and ``notice_html``
+    fill it in)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, until=None) -> None:
         super().__init__(message)
         self.message = message
+        self.until = until
+
+    @property
+    def text(self) -> str:
+        """The words as plain text: a time in the site's zone, naming the zone."""
+        if self.until is None:
+            return self.message
+        return self.message % {"time": _site_time(self.until)}
+
+
+def _site_time(moment) -> str:
+    return timezone.localtime(moment).strftime("%d.%m.%Y %H:%M %Z").strip()
 
 
 @dataclass(frozen=True)
@@ -51,12 +67,14 @@ class Line:
     author_id: int
     author: str
     text: str
-    at: str  # HH:MM, the server's time zone
+    at: str  # HH:MM, the server's time zone (the page shows it in the viewer's)
+    when: str = ""  # the moment, ISO 8601 (static/js/localtime.js rewrites ``at`` from it)
 
     @classmethod
     def of(cls, message: ChatMessage) -> "Line":
         return cls(message.pk, message.room, message.author_id, message.author.username,
-                   message.text, timezone.localtime(message.created_at).strftime("%H:%M"))
+                   message.text, timezone.localtime(message.created_at).strftime("%H:%M"),
+                   message.created_at.isoformat())
 
 
 def room_for(seat: int | None) -> str:
@@ -97,8 +115,7 @@ def post(match_id: int, user, seat: int | None, text) -> Line:
     text = clean(text)
     until = silenced_until(user)
     if until is not None:
-        raise ChatRefused(_("A moderator has muted you in chat until %(time)s.")
-                          % {"time": timezone.localtime(until).strftime("%d.%m.%Y %H:%M")})
+        raise ChatRefused(_("A moderator has muted you in chat until %(time)s."), until=until)
     if _rate_limited(user):
         raise ChatRefused(_("You are writing too fast: wait a few seconds."))
     with transaction.atomic():
@@ -176,6 +193,18 @@ def line_html(line: Line, reader_id: int | None) -> str:
 def log_html(lines, reader_id: int | None) -> str:
     """The whole chat a room shows, replacing what it showed (on connecting, after a mute)."""
     return render_to_string("games/chat/lines.html", {"lines": lines, "reader_id": reader_id})
+
+
+def refusal_html(refusal: ChatRefused) -> str:
+    """Why a line was refused, for the room's notice; the end of a mute in the viewer's
+    time zone (a <time> that static/js/localtime.js rewrites; the site's, named, without
+    JavaScript)."""
+    text = conditional_escape(refusal.message)
+    if refusal.until is not None:
+        moment = render_to_string("games/chat/_until.html", {"when": refusal.until,
+                                                             "site_time": _site_time(refusal.until)})
+        text = mark_safe(text % {"time": moment.strip()})
+    return text
 
 
 def deleted_html(message_id: int) -> str:

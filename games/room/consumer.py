@@ -135,7 +135,8 @@ class GameConsumer(LiveConsumer):
                 await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
                 await self.send_notice(_("The message is sent to the moderators."))
         except chat.ChatRefused as refusal:
-            await self.send_notice(refusal.message, error=True)
+            with translation.override(self.language):
+                await self.send_notice(chat.refusal_html(refusal), error=True)
         except DatabaseError as error:
             await self.database_unavailable("the chat", error)
 

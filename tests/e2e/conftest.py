@@ -232,8 +232,10 @@ def people(daphne_server, browser):
     Their contexts close at the end of the test, before its server stops."""
     made: list[Person] = []
 
-    def make(name: str, phone: bool = False) -> Person:
-        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP, touch=phone)
+    def make(name: str, phone: bool = False, **options) -> Person:
+        """``options``: more of the context's (e.g. ``timezone_id="UTC"``)."""
+        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP, touch=phone,
+                        **options)
         made.append(person)
         return person
 
