@@ -185,14 +185,37 @@ def report(match_id: int, reporter, message_id) -> None:
 
 # -- the markup -------------------------------------------------------------------------
 
+def reported_by(user, match_id: int) -> frozenset[int]:
+    """The lines of this match that ``user`` reported (marked so in their room)."""
+    if not user.is_authenticated:
+        return frozenset()
+    return frozenset(ChatReport.objects.filter(reporter=user, message__match_id=match_id)
+                     .values_list("message_id", flat=True))
+
+
 def line_html(line: Line, reader_id: int | None) -> str:
     """One line, appended to the room's chat (an out-of-band swap)."""
-    return render_to_string("games/chat/new_line.html", {"line": line, "reader_id": reader_id})
+    return render_to_string("games/chat/new_line.html", {"line": line, "reader_id": reader_id,
+                                                         "reported": ()})
 
 
-def log_html(lines, reader_id: int | None) -> str:
-    """The whole chat a room shows, replacing what it showed (on connecting, after a mute)."""
-    return render_to_string("games/chat/lines.html", {"lines": lines, "reader_id": reader_id})
+def log_html(lines, reader_id: int | None, reported=frozenset()) -> str:
+    """The whole chat a room shows, replacing what it showed (on connecting, after a mute);
+    the lines its reader reported marked."""
+    return render_to_string("games/chat/lines.html", {"lines": lines, "reader_id": reader_id,
+                                                      "reported": reported})
+
+
+def reported_html(message_id: int) -> str:
+    """A line's buttons once its reader reported it: the mark in place of "Report"."""
+    return render_to_string("games/chat/_line_actions.html", {
+        "line": {"id": int(message_id)}, "reported": {int(message_id)}, "oob": True})
+
+
+def notice_html(text="", error: bool = False, sent: bool = False, fleeting: bool = False) -> str:
+    """What the chat says to its writer, beside the chat (not at the top of the page)."""
+    return render_to_string("games/chat/_notice.html", {"text": text, "error": error,
+                                                        "sent": sent, "fleeting": fleeting})
 
 
 def refusal_html(refusal: ChatRefused) -> str:

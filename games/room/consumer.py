@@ -125,18 +125,25 @@ class GameConsumer(LiveConsumer):
         await notify.send_collected(notices, shown_here=True)  # and the other processes'
 
     async def handle_chat(self, data):
+        # What the chat answers is said beside it (#chat-notice), not at the top of the page.
         try:
             if "chat" in data:
                 await notify.send_collected(await database_call(self._post)(data["chat"]))
+                await self.send(text_data=chat.notice_html(sent=True))  # the field is emptied
             elif "chat_mute" in data:
                 await database_call(chat.mute)(self.match_id, self.user, data["chat_mute"])
                 await self.send(text_data=await self.chat_frame())  # their lines go at once; new ones are left out
             else:
                 await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
-                await self.send_notice(_("The message is sent to the moderators."))
+                with translation.override(self.language):
+                    answer = (chat.reported_html(data["chat_report"])
+                              + chat.notice_html(_("The message is sent to the moderators."),
+                                                 fleeting=True))
+                await self.send(text_data=answer)
         except chat.ChatRefused as refusal:
             with translation.override(self.language):
-                await self.send_notice(chat.refusal_html(refusal), error=True)
+                answer = chat.notice_html(chat.refusal_html(refusal), error=True)
+            await self.send(text_data=answer)
         except DatabaseError as error:
             await self.database_unavailable("the chat", error)
 
@@ -191,13 +198,14 @@ class GameConsumer(LiveConsumer):
 
     async def chat_frame(self) -> str:
         """The chat this room shows, whole (on connecting, and after muting someone)."""
-        lines, self.muted = await database_call(self._chat_now)()
+        lines, self.muted, reported = await database_call(self._chat_now)()
         with translation.override(self.language):
             return chat.log_html([line for line in lines if line.author_id not in self.muted],
-                                 self._reader_id())
+                                 self._reader_id(), reported)
 
     def _chat_now(self):
-        return chat.history(self.match_id, self.chat_room), chat.muted_by(self.user)
+        return (chat.history(self.match_id, self.chat_room), chat.muted_by(self.user),
+                chat.reported_by(self.user, self.match_id))
 
     def _reader_id(self):
         return self.user.pk if self.user.is_authenticated else None
