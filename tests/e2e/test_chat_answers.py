@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import WIDE
 from .staging import a_moment, running_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -34,7 +35,7 @@ def test_the_chat_answers_beside_it_and_keeps_a_refused_line(
     masha_user, alex_user = make_user("masha"), make_user("alex")
     match = running_match(make_match, [masha_user, alex_user], a_moment(lambda s: s.turn == 0))
     ChatMessage.objects.create(match=match, author=alex_user, room="players", text="Ходи давай")
-    masha = people("masha", phone=phone)
+    masha = people("masha", phone=phone, viewport=None if phone else WIDE)
     masha.enter_room(masha_user, daphne_server, match.pk)
     page = masha.page
     size = "phone" if phone else "desktop"

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import WIDE
 from .staging import a_moment, running_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -36,7 +37,7 @@ def test_chat_times_and_a_mute_are_shown_in_the_viewers_zone(
     match = running_match(make_match, [masha_user, alex_user], a_moment(lambda s: s.turn == 0))
     ChatMessage.objects.create(match=match, author=alex_user, room="players",
                                text="Добрый вечер", created_at=SENT)
-    masha = people("masha", phone=phone, timezone_id=zone)
+    masha = people("masha", phone=phone, viewport=None if phone else WIDE, timezone_id=zone)
     masha.enter_room(masha_user, daphne_server, match.pk)
     page = masha.page
     old = page.locator("#chat-lines .chat-line", has_text="Добрый вечер").locator(".chat-time")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import WIDE
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
 
 LAST_GAME_OF_FOUR = {"request": {"game": "kozel", "players": 4, "fish": "all", "pairs": True,
@@ -21,7 +23,7 @@ def test_a_pairs_tick_from_a_game_of_four_does_not_refuse_a_table_of_two(
     user = make_user("masha")
     user.player.table_terms = LAST_GAME_OF_FOUR
     user.player.save(update_fields=["table_terms"])
-    person = people("masha", phone=phone)
+    person = people("masha", phone=phone, viewport=None if phone else WIDE)
     person.log_in_as(user, daphne_server)
     page = person.page
     page.goto("/")
@@ -45,7 +47,7 @@ def test_a_pairs_tick_from_a_game_of_four_does_not_refuse_a_table_of_two(
 def test_a_form_sent_back_with_an_error_shows_it_on_the_screen(
         people, daphne_server, make_user, tmp_path, phone):
     user = make_user("masha")
-    person = people("masha", phone=phone)
+    person = people("masha", phone=phone, viewport=None if phone else WIDE)
     person.log_in_as(user, daphne_server)
     page = person.page
     page.goto("/")

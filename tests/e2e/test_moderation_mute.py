@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import WIDE
 from .staging import a_moment, running_match
 from .test_chat_in_browser import a_moderator
 
@@ -23,7 +24,7 @@ def test_a_moderator_deletes_a_reported_line_then_mutes_its_author_from_the_play
     match = running_match(make_match, [masha, alex], a_moment(lambda s: s.turn == 0))
     rude = ChatMessage.objects.create(match=match, author=masha, room="players", text="Грубость")
     ChatReport.objects.create(message=rude, reporter=alex)
-    moder = people("moder", phone=phone, timezone_id="UTC")
+    moder = people("moder", phone=phone, viewport=None if phone else WIDE, timezone_id="UTC")
     moder.log_in_as(a_moderator(make_user), daphne_server)
     page = moder.page
     page.goto("/moderation/chat/")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import WIDE
 from .staging import a_moment, running_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
@@ -28,7 +29,7 @@ PERMISSION = """(() => {
 def a_room(people, daphne_server, make_user, make_match, phone, answer):
     users = [make_user("masha"), make_user("alex")]
     match = running_match(make_match, users, a_moment(lambda s: s.turn == 0))
-    person = people("masha", phone=phone)
+    person = people("masha", phone=phone, viewport=None if phone else WIDE)
     person.context.add_init_script(PERMISSION + f"window.kozelAnswer = {answer!r};")
     person.enter_room(users[0], daphne_server, match.pk)
     return person

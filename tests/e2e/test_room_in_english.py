@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import WIDE
 from .staging import a_moment, running_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
@@ -24,7 +25,7 @@ def test_an_english_room_counts_watchers_and_names_bots_in_english(
     masha_user = make_user("masha")
     match = running_match(make_match, [masha_user, None], state)
     match.seats.filter(number=1).update(bot_name="Бот Петрович")
-    masha, vera = people("masha", phone=phone), people("vera", phone=phone)
+    masha, vera = people("masha", phone=phone, viewport=None if phone else WIDE), people("vera", phone=phone, viewport=None if phone else WIDE)
     in_english(masha, daphne_server)
     masha.enter_room(masha_user, daphne_server, match.pk)
     in_english(vera, daphne_server)  # a spectator

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import WIDE
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
 
 # The name of the field each error list belongs to (the input in the same field's box).
@@ -29,7 +31,7 @@ def sign_up_with(page, password1: str, password2: str) -> list:
 def test_password_errors_are_said_under_the_password(people, tmp_path, phone):
     from accounts.models import User
 
-    person = people("masha", phone=phone)
+    person = people("masha", phone=phone, viewport=None if phone else WIDE)
     page = person.page
     errors = sign_up_with(page, "12345", "12345")
     assert [field for field, _text in errors] == ["password1"], errors
