@@ -38,20 +38,12 @@ QUICK_PHRASES = (gettext_lazy("Good game!"), gettext_lazy("Thank you"), gettext_
 
 class ChatRefused(Exception):
     """A line that was not posted, with the words for its writer; ``until``: the end of a
-    moderator's mute, which ``message`` names as %(time)s (``text`` and ``notice_html``
-    fill it in)."""
+    moderator's mute, which ``message`` names as %(time)s (``refusal_html`` fills it in)."""
 
     def __init__(self, message: str, until=None) -> None:
         super().__init__(message)
         self.message = message
         self.until = until
-
-    @property
-    def text(self) -> str:
-        """The words as plain text: a time in the site's zone, naming the zone."""
-        if self.until is None:
-            return self.message
-        return self.message % {"time": _site_time(self.until)}
 
 
 def _site_time(moment) -> str:

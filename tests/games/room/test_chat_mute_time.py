@@ -14,7 +14,6 @@ def test_the_end_of_a_mute_names_the_sites_zone_and_carries_the_moment():
     until = timezone.now() + timedelta(days=1)
     refusal = chat.ChatRefused("until %(time)s.", until=until)
     site = timezone.localtime(until).strftime("%d.%m.%Y %H:%M MSK")
-    assert refusal.text == f"until {site}."
     html = chat.refusal_html(refusal)
     assert html.startswith("until <time ") and html.endswith(f">{site}</time>.")
     assert 'data-local' in html and f'datetime="{timezone.localtime(until).isoformat()}"' in html
