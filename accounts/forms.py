@@ -48,6 +48,13 @@ class SignUpForm(UserCreationForm):
         check_login_free(username)
         return username
 
+    def validate_password_for_user(self, user, password_field_name="password1"):
+        # What is wrong with the password itself is said under "Password", where it was
+        # typed (Django says it under the confirmation); once the two match, so that a
+        # mismatch is said once, under the confirmation.
+        if "password2" in self.cleaned_data:
+            super().validate_password_for_user(user, password_field_name=password_field_name)
+
 
 class LoginForm(AuthenticationForm):
     error_messages = {

@@ -84,6 +84,8 @@ ROOM = re.compile(r'<div id="room"[^>]*data-status="(\w+)"[^>]*data-turn-mine="(
 BUTTON = re.compile(r"<button[^>]*?(data-playable|data-end=\"\w+\"|data-action=\"draw\")"
                     r"[^>]*?hx-vals='([^']*)'")
 NOTICE_ERROR = re.compile(r'<div id="room-notice" class="room-notice error"[^>]*>([^<]*)<')
+# Why a chat line was refused, said beside the chat (templates/games/chat/_notice.html).
+CHAT_NOTICE_ERROR = re.compile(r'<p id="chat-notice" class="chat-notice error"[^>]*>([^<]*)<')
 # A chat line coming into a room (games/room/chat.py, templates/games/chat/new_line.html).
 CHAT_LINE = re.compile(r'beforeend:#chat-lines.*?<span class="chat-text">([^<]*)<', re.S)
 # The table of the frame that answers an action (games/room/html.py): a round no longer
@@ -424,6 +426,13 @@ class Connection:
             waiting = self.chat_waiting.get(html.unescape(line.group(1)))
             if waiting is not None and not waiting.done():
                 waiting.set_result(now)
+            return
+        chat_refused = CHAT_NOTICE_ERROR.search(frame)
+        if chat_refused:
+            reason = "refused: " + html.unescape(chat_refused.group(1))[:60]
+            for waiting in self.chat_waiting.values():
+                if not waiting.done():
+                    waiting.set_result(reason)
             return
         refused = NOTICE_ERROR.search(frame)
         if not refused:

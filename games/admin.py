@@ -132,7 +132,7 @@ class MatchAdmin(NoFilterOnHiddenFieldsMixin, SearchByIdMixin, ReadOnlyAdminMixi
     @admin.display(description=_("players"))
     def players(self, match):
         return ", ".join(
-            seat.name for seat in match.seats.all()
+            str(seat.name) for seat in match.seats.all()
         )
 
 

@@ -180,6 +180,22 @@ class Match(models.Model):
         return dict(self.seats.values_list("number", "user_id"))
 
 
+# The names the lobby gives bots (games/lobby/service.py), as Seat.bot_name keeps them:
+# shown in the viewer's language, each saying that it is a bot (so no "bot" mark beside it).
+BOT_NAMES = {
+    "Бот Гоша": _("Bot Gosha"),
+    "Бот Петрович": _("Bot Petrovich"),
+    "Бот Люба": _("Bot Lyuba"),
+    "Бот Семёныч": _("Bot Semyonych"),
+}
+
+
+def shown_bot_name(kept: str):
+    """A bot's name as kept, in the active language when shown (lazy: str() it to join or
+    encode it); a name the site does not give stays as it is."""
+    return BOT_NAMES.get(kept, kept)
+
+
 class Seat(models.Model):
     """Who sits at seat `number` of a match: a registered user, or a bot."""
 
@@ -223,8 +239,14 @@ class Seat(models.Model):
         return self.user_id is None
 
     @property
-    def name(self) -> str:
-        """What the table calls this seat: the person's login, or the bot's name."""
+    def name(self):
+        """What the table calls this seat: the person's login, or the bot's name in the
+        viewer's language (lazy: str() it to join or encode it)."""
+        return shown_bot_name(self.bot_name) if self.is_bot else self.user.username
+
+    @property
+    def kept_name(self) -> str:
+        """The login, or the bot's name as kept: what a game record and a notice carry."""
         return self.bot_name if self.is_bot else self.user.username
 
     def __str__(self):

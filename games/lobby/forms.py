@@ -67,6 +67,10 @@ class _OneVariant:
             # column keeps its default.
             self.errors.pop("fish", None)
             data["fish"] = Fish.ALL
+        if data.get("players") != MAX_SEATS and data.get("pairs"):
+            # Not asked at a smaller table (the form hides it, static/css/lobby.css): a
+            # tick left from the last game of four must not refuse a table of two or three.
+            data["pairs"] = False
         if {"players", "fish", "game"} <= data.keys():
             try:
                 variant_of(data)

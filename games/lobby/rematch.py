@@ -67,8 +67,8 @@ def view(rematch: Rematch, seats: list[Seat] | None = None) -> dict:
     time to answer in; never a seed."""
     seats = _seats_of(rematch.game_id) if seats is None else seats
     table = rematch.table
-    names = {s.user_id: s.name for s in seats if s.user_id}
-    people = [{"seat": (s.number + 1) % len(seats), "name": s.name, "user": s.user_id,
+    names = {s.user_id: s.kept_name for s in seats if s.user_id}
+    people = [{"seat": (s.number + 1) % len(seats), "name": s.kept_name, "user": s.user_id,
                "accepted": s.is_bot or str(s.user_id) in rematch.accepted} for s in seats]
     return {
         # Every change accepts for one more person or ends the offer: a room shown this

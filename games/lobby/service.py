@@ -19,13 +19,14 @@ from games import rules
 from games.lobby import rematch
 from games.lobby.tables import (check_free, current_match, seat_bot, seat_person,  # noqa: F401
                                 seatless_table, start_table)
+from games.models import BOT_NAMES as KEPT_BOT_NAMES
 from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
                           MatchStatus, Seat)
 from games.play import notify, seeds
 from games.play.errors import PlayError
 from ratings import limits
 
-BOT_NAMES = ("Бот Гоша", "Бот Петрович", "Бот Люба", "Бот Семёныч")
+BOT_NAMES = tuple(KEPT_BOT_NAMES)  # as kept; shown in the viewer's language
 
 
 def _lock_person(user) -> None:

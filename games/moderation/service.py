@@ -202,6 +202,13 @@ def mute_in_chat(person: User, moderator, reason: str, hours: int) -> ChatSilenc
     return silence
 
 
+def muted_until(person: User):
+    """Until when ``person`` is muted in chat, if that is still ahead."""
+    silence = (ChatSilence.objects.filter(person=person, until__gt=timezone.now())
+               .order_by("-until").first())
+    return silence.until if silence else None
+
+
 def reported_chat():
     """Reported lines not yet deleted, the most reported first."""
     return (ChatMessage.objects.filter(reports__isnull=False, deleted_at__isnull=True)

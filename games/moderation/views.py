@@ -153,6 +153,7 @@ def player(request, login):
         "person": person, "player": person.player, "reason_form": ReasonForm(),
         "bar": limits.bar_of(person),
         "bars": person.player.bars.select_related("lifted_by")[:20],
+        "muted_until": moderation.muted_until(person),
         "current": requests.current_match(person),
         "actions": person.moderated.select_related("moderator"),
         "may_act": person.pk != request.user.pk
@@ -204,4 +205,6 @@ def chat_mute(request, login):
             messages.success(request, _("The account is muted in chat."))
         except moderation.ModerationError as refusal:
             messages.error(request, refusal.message)
+    if request.POST.get("back") == "player":  # muted from the player's page: back there
+        return redirect("moderation:player", person.username)
     return redirect("moderation:chat")

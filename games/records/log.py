@@ -50,7 +50,7 @@ def state_after(match: Match, version: int | None = None) -> rules.GameState:
 def record_of(match: Match) -> rules.Record:
     """The game record of a match: its players, deals, every action and any interrupt,
     and its ``fair`` block once the game is over."""
-    seats = {s.number: s.name for s in match.seats.select_related("user")}
+    seats = {s.number: s.kept_name for s in match.seats.select_related("user")}
     variant = match.variant
     record = rules.Record([seats[n] for n in range(match.seats_count)], variant.fish,
                           match.turn_seconds, pairs=variant.pairs, variant=variant.name)

@@ -21,6 +21,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_ratelimit.core import is_ratelimited
@@ -36,11 +38,17 @@ QUICK_PHRASES = (gettext_lazy("Good game!"), gettext_lazy("Thank you"), gettext_
 
 
 class ChatRefused(Exception):
-    """A line that was not posted, with the words for its writer."""
+    """A line that was not posted, with the words for its writer; ``until``: the end of a
+    moderator's mute, which ``message`` names as %(time)s (``refusal_html`` fills it in)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, until=None) -> None:
         super().__init__(message)
         self.message = message
+        self.until = until
+
+
+def _site_time(moment) -> str:
+    return timezone.localtime(moment).strftime("%d.%m.%Y %H:%M %Z").strip()
 
 
 @dataclass(frozen=True)
@@ -52,12 +60,14 @@ class Line:
     author_id: int
     author: str
     text: str
-    at: str  # HH:MM, the server's time zone
+    at: str  # HH:MM, the server's time zone (the page shows it in the viewer's)
+    when: str = ""  # the moment, ISO 8601 (static/js/localtime.js rewrites ``at`` from it)
 
     @classmethod
     def of(cls, message: ChatMessage) -> "Line":
         return cls(message.pk, message.room, message.author_id, message.author.username,
-                   message.text, timezone.localtime(message.created_at).strftime("%H:%M"))
+                   message.text, timezone.localtime(message.created_at).strftime("%H:%M"),
+                   message.created_at.isoformat())
 
 
 def room_for(seat: int | None) -> str:
@@ -98,8 +108,7 @@ def post(match_id: int, user, seat: int | None, text) -> Line:
     text = clean(text)
     until = silenced_until(user)
     if until is not None:
-        raise ChatRefused(_("A moderator has muted you in chat until %(time)s.")
-                          % {"time": timezone.localtime(until).strftime("%d.%m.%Y %H:%M")})
+        raise ChatRefused(_("A moderator has muted you in chat until %(time)s."), until=until)
     if _rate_limited(user):
         raise ChatRefused(_("You are writing too fast: wait a few seconds."))
     with transaction.atomic():
@@ -176,14 +185,49 @@ def report(match_id: int, reporter, message_id) -> None:
 
 # -- the markup -------------------------------------------------------------------------
 
+def reported_by(user, match_id: int) -> frozenset[int]:
+    """The lines of this match that ``user`` reported (marked so in their room)."""
+    if not user.is_authenticated:
+        return frozenset()
+    return frozenset(ChatReport.objects.filter(reporter=user, message__match_id=match_id)
+                     .values_list("message_id", flat=True))
+
+
 def line_html(line: Line, reader_id: int | None) -> str:
     """One line, appended to the room's chat (an out-of-band swap)."""
-    return render_to_string("games/chat/new_line.html", {"line": line, "reader_id": reader_id})
+    return render_to_string("games/chat/new_line.html", {"line": line, "reader_id": reader_id,
+                                                         "reported": ()})
 
 
-def log_html(lines, reader_id: int | None) -> str:
-    """The whole chat a room shows, replacing what it showed (on connecting, after a mute)."""
-    return render_to_string("games/chat/lines.html", {"lines": lines, "reader_id": reader_id})
+def log_html(lines, reader_id: int | None, reported=frozenset()) -> str:
+    """The whole chat a room shows, replacing what it showed (on connecting, after a mute);
+    the lines its reader reported marked."""
+    return render_to_string("games/chat/lines.html", {"lines": lines, "reader_id": reader_id,
+                                                      "reported": reported})
+
+
+def reported_html(message_id: int) -> str:
+    """A line's buttons once its reader reported it: the mark in place of "Report"."""
+    return render_to_string("games/chat/_line_actions.html", {
+        "line": {"id": int(message_id)}, "reported": {int(message_id)}, "oob": True})
+
+
+def notice_html(text="", error: bool = False, sent: bool = False, fleeting: bool = False) -> str:
+    """What the chat says to its writer, beside the chat (not at the top of the page)."""
+    return render_to_string("games/chat/_notice.html", {"text": text, "error": error,
+                                                        "sent": sent, "fleeting": fleeting})
+
+
+def refusal_html(refusal: ChatRefused) -> str:
+    """Why a line was refused, for the room's notice; the end of a mute in the viewer's
+    time zone (a <time> that static/js/localtime.js rewrites; the site's, named, without
+    JavaScript)."""
+    text = conditional_escape(refusal.message)
+    if refusal.until is not None:
+        moment = render_to_string("games/chat/_until.html", {"when": refusal.until,
+                                                             "site_time": _site_time(refusal.until)})
+        text = mark_safe(text % {"time": moment.strip()})
+    return text
 
 
 def deleted_html(message_id: int) -> str:

@@ -76,8 +76,10 @@ class GameConsumer(LiveConsumer):
             self.keep_rematch(await database_call(rematch.view_of)(self.match_id))
         # The chat and the count of watchers come in the same first frame as the room:
         # one frame per connection.
-        await self.send_room(extra=await self.chat_frame()
-                             + watching.html(await watching.count(self.match_id)))
+        count = await watching.count(self.match_id)
+        with translation.override(self.language):
+            counted = watching.html(count)
+        await self.send_room(extra=await self.chat_frame() + counted)
 
     def _who_am_i(self):
         """The match, this socket's seat at it, and whether it is hidden from this user."""
@@ -124,17 +126,25 @@ class GameConsumer(LiveConsumer):
         await notify.send_collected(notices, shown_here=True)  # and the other processes'
 
     async def handle_chat(self, data):
+        # What the chat answers is said beside it (#chat-notice), not at the top of the page.
         try:
             if "chat" in data:
                 await notify.send_collected(await database_call(self._post)(data["chat"]))
+                await self.send(text_data=chat.notice_html(sent=True))  # the field is emptied
             elif "chat_mute" in data:
                 await database_call(chat.mute)(self.match_id, self.user, data["chat_mute"])
                 await self.send(text_data=await self.chat_frame())  # their lines go at once; new ones are left out
             else:
                 await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
-                await self.send_notice(_("The message is sent to the moderators."))
+                with translation.override(self.language):
+                    answer = (chat.reported_html(data["chat_report"])
+                              + chat.notice_html(_("The message is sent to the moderators."),
+                                                 fleeting=True))
+                await self.send(text_data=answer)
         except chat.ChatRefused as refusal:
-            await self.send_notice(refusal.message, error=True)
+            with translation.override(self.language):
+                answer = chat.notice_html(chat.refusal_html(refusal), error=True)
+            await self.send(text_data=answer)
         except DatabaseError as error:
             await self.database_unavailable("the chat", error)
 
@@ -189,14 +199,15 @@ class GameConsumer(LiveConsumer):
 
     async def chat_frame(self) -> str:
         """The chat this room shows, whole (on connecting, and after muting someone)."""
-        lines, self.muted = await database_call(self._chat_now)()
+        lines, self.muted, reported = await database_call(self._chat_now)()
         self.muted_at = time.monotonic()
         with translation.override(self.language):
             return chat.log_html([line for line in lines if line.author_id not in self.muted],
-                                 self._reader_id())
+                                 self._reader_id(), reported)
 
     def _chat_now(self):
-        return chat.history(self.match_id, self.chat_room), chat.muted_by(self.user)
+        return (chat.history(self.match_id, self.chat_room), chat.muted_by(self.user),
+                chat.reported_by(self.user, self.match_id))
 
     def _reader_id(self):
         return self.user.pk if self.user.is_authenticated else None
@@ -219,7 +230,9 @@ class GameConsumer(LiveConsumer):
     async def show_watching(self, count: int):
         if self.sent_version < 0:
             return  # its first frame, still to come, carries the count
-        await self.send(text_data=watching.html(count))
+        with translation.override(self.language):
+            counted = watching.html(count)
+        await self.send(text_data=counted)
 
     async def drop_chat_line(self, message_id: int):
         await self.send(text_data=chat.deleted_html(message_id))

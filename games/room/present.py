@@ -208,7 +208,7 @@ def writing_summary(variant: rules.Variant, view: dict, names: dict) -> dict:
 
 def unit_names(names: dict, seats) -> str:
     """The players of a scoring unit: "Masha", or a pair's "Masha & Olya"."""
-    return " & ".join(names.get(n, "?") for n in seats)
+    return " & ".join(str(names.get(n, "?")) for n in seats)
 
 
 def shared_number(variant: rules.Variant, seat: int) -> int | None:

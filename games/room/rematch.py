@@ -15,6 +15,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games.models import shown_bot_name
+
 
 def _why(offer: dict) -> str:
     """Why a withdrawn offer was withdrawn, naming whose answer or absence ended it."""
@@ -37,6 +39,9 @@ def html(offer: dict, reader_id: int | None) -> str:
     go = ""
     if mine is not None and offer["status"] == "started" and offer["playing"]:
         go = reverse("games:room", args=[offer["table"]])
+    # Bots' names come as kept (a notice carries plain text): shown in the reader's language.
+    offer = dict(offer, people=[dict(p, name=str(shown_bot_name(p["name"])))
+                                for p in offer["people"]])
     context = {"offer": offer, "mine": mine, "go": go, "why": _why(offer),
                "now_ms": int(time.time() * 1000)}
     if offer["status"] == "open" and mine is not None and not mine["accepted"]:

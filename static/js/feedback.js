@@ -1,6 +1,6 @@
 /* The game room's feedback: a sound for a play, a draw and a knock; when it becomes this
  * page's turn a chime, the tab's title, a vibration on phones and (if the person allowed
- * it) a notification while the tab is hidden; a warning 5 seconds before the turn's time
+ * it, and has not switched it off) a notification while the tab is hidden; a warning 5 seconds before the turn's time
  * runs out.  Sounds are made with the Web Audio API (no files), can be switched off
  * (remembered in localStorage) and are off for spectators until they switch them on.
  * Everything here reads the frames the server sent; nothing is decided here. */
@@ -73,15 +73,66 @@
   }
 
   // -- notifications -------------------------------------------------------------------------
-  function showNotifySwitch() {
+  // A switch: on while the browser allows notifications and the person has not switched
+  // it off (remembered in localStorage); a refusal of the browser's is said beside it.
+  var NOTIFY_KEY = "kozel.notify";
+
+  function notifyWanted() {
+    try {
+      return localStorage.getItem(NOTIFY_KEY) !== "off";
+    } catch (error) {
+      return true;
+    }
+  }
+
+  function notifyOn() {
+    return "Notification" in window && Notification.permission === "granted" && notifyWanted();
+  }
+
+  function showNotifySwitch(why) {
     var button = document.querySelector("[data-notify-toggle]");
     if (!button) return;
-    button.hidden = room.hasAttribute("data-spectator") || !("Notification" in window)
-      || Notification.permission !== "default";
+    button.hidden = room.hasAttribute("data-spectator") || !("Notification" in window);
+    button.setAttribute("aria-pressed", String(notifyOn()));
+    var status = document.querySelector("[data-notify-status]");
+    if (!status) return;
+    status.textContent = why || "";
+    status.hidden = !why;
+  }
+
+  function wantNotify(wanted) {
+    try {
+      localStorage.setItem(NOTIFY_KEY, wanted ? "on" : "off");
+    } catch (error) { /* a private window: for this page only */ }
+  }
+
+  function switchNotify() {
+    var button = document.querySelector("[data-notify-toggle]");
+    if (!("Notification" in window) || !button) return;
+    if (notifyOn()) {  // on: switched off, the browser's permission left as it is
+      wantNotify(false);
+      showNotifySwitch();
+      return;
+    }
+    wantNotify(true);
+    if (Notification.permission === "granted") {
+      showNotifySwitch();
+      return;
+    }
+    if (Notification.permission === "denied") {
+      showNotifySwitch(button.dataset.blocked);
+      return;
+    }
+    Notification.requestPermission().then(function (answer) {
+      showNotifySwitch(answer === "granted" ? "" : answer === "denied" ? button.dataset.blocked
+                       : button.dataset.notAllowed);
+    }, function () {
+      showNotifySwitch(button.dataset.notAllowed);
+    });
   }
 
   function notify() {
-    if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
+    if (!notifyOn() || !document.hidden) return;
     try {
       new Notification(room.dataset.yourTurn, {body: room.dataset.yourTurnBody, tag: "kozel-turn"});
     } catch (error) { /* phones want a service worker for it: the title and vibration say it */ }
@@ -138,9 +189,7 @@
     showNotifySwitch();
     document.addEventListener("click", function (event) {
       if (event.target.closest("[data-sound-toggle]")) switchSound();
-      if (event.target.closest("[data-notify-toggle]") && "Notification" in window) {
-        Notification.requestPermission().then(showNotifySwitch, showNotifySwitch);
-      }
+      if (event.target.closest("[data-notify-toggle]")) switchNotify();
     });
     // Browsers start sound only after a gesture: the first one on the page opens it.
     document.addEventListener("pointerdown", function () {

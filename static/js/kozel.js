@@ -65,11 +65,28 @@
     if (room) room.classList.add("sent");
   });
 
-  // The chat's field is emptied once its line is on its way (the server may still
-  // refuse it: the notice says why).
+  // The chat's field keeps its text until the server says the line is sent (a refused
+  // line stays, to send again; the notice beside the chat says why); a report's receipt
+  // goes away after a few seconds.
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target.closest && event.target.closest("[data-chat-form]");
-    if (form) form.reset();
+    if (form) form.dataset.sent = form.elements.chat.value;
+  });
+  var FLEETING_MS = 4000;
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var notice = document.getElementById("chat-notice");
+    if (!notice || notice.dataset.seen) return;
+    notice.dataset.seen = "true";
+    var form = document.querySelector("[data-chat-form]");
+    if (notice.hasAttribute("data-chat-sent") && form && form.dataset.sent !== undefined) {
+      if (form.elements.chat.value === form.dataset.sent) form.reset();
+      delete form.dataset.sent;
+    }
+    if (notice.hasAttribute("data-fleeting")) {
+      setTimeout(function () {
+        if (notice.isConnected) notice.textContent = "";
+      }, FLEETING_MS);
+    }
   });
 
   document.addEventListener("htmx:wsAfterMessage", function (event) {

@@ -22,6 +22,7 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
+WIDE = {"width": 1440, "height": 900}  # the desktop of issue 42's walkthrough
 
 
 def pytest_itemcollected(item):
@@ -232,8 +233,11 @@ def people(daphne_server, browser):
     Their contexts close at the end of the test, before its server stops."""
     made: list[Person] = []
 
-    def make(name: str, phone: bool = False) -> Person:
-        person = Person(browser, daphne_server, name, PHONE if phone else DESKTOP, touch=phone)
+    def make(name: str, phone: bool = False, viewport: dict | None = None, **options) -> Person:
+        """``viewport``: another size than the phone's or the desktop's (e.g. ``WIDE``);
+        ``options``: more of the context's (e.g. ``timezone_id="UTC"``)."""
+        person = Person(browser, daphne_server, name, viewport or (PHONE if phone else DESKTOP),
+                        touch=phone, **options)
         made.append(person)
         return person
 

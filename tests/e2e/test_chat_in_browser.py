@@ -89,7 +89,7 @@ def test_players_and_spectators_chat_apart_and_a_moderator_deletes_and_mutes(
     # -- moderation: Alex reports Masha's first line ---------------------------------
     rude = chat_line(alex.page, "Привет, <b>всем</b>").locator("xpath=..")
     rude.locator("[data-chat-report]").click()
-    expect(alex.page.locator("#room-notice")).to_have_text("Сообщение отправлено модераторам.")
+    expect(alex.page.locator("#chat-notice")).to_have_text("Сообщение отправлено модераторам.")
     moder = people("moder")
     moder.log_in_as(a_moderator(make_user), daphne_server)
     page = moder.page
@@ -106,7 +106,7 @@ def test_players_and_spectators_chat_apart_and_a_moderator_deletes_and_mutes(
     for player in (masha, alex):  # gone from the rooms that showed it
         expect(chat_line(player.page, "Привет, <b>всем</b>")).to_have_count(0)
     write(masha.page, "А теперь?")
-    expect(masha.page.locator("#room-notice.error")).to_contain_text("Модератор запретил вам")
+    expect(masha.page.locator("#chat-notice.error")).to_contain_text("Модератор запретил вам")
     assert not ChatMessage.objects.filter(text="А теперь?").exists()
 
     page.goto("/moderation/")

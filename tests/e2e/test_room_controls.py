@@ -250,12 +250,11 @@ def test_my_turn_notifies_only_if_allowed_and_vibrates(people, daphne_server, ma
         person.enter_room(user, daphne_server, match.pk)
     page = alex.page
     assert page.evaluate("Notification.permission") == ("granted" if allowed else "default")
-    # Asked for only while it is unanswered; a spectator is never offered it (above).
+    # A switch, on once allowed (it can be switched off: tests/e2e/test_notify_switch.py);
+    # a spectator is never offered it (above).
     switch = expect(page.locator("[data-notify-toggle]"))
-    if allowed:
-        switch.to_be_hidden()
-    else:
-        switch.to_be_visible()
+    switch.to_be_visible()
+    switch.to_have_attribute("aria-pressed", "true" if allowed else "false")
     assert page.evaluate("window.kozelNotified") == []
     assert page.evaluate("window.kozelVibrated") == []
 

@@ -32,7 +32,7 @@ class Reader(Seat):
         return "".join(f for f in self.frames if "chat-line" in f)
 
     def notices(self) -> str:
-        return "".join(f for f in self.frames if "room-notice" in f)
+        return "".join(f for f in self.frames if "chat-notice" in f)  # beside the chat
 
 
 async def connected(match_id, *users):

@@ -61,7 +61,7 @@ def frames(language: str):
 # hooks and markup, then words of each language.
 SHOWN = ['data-status="waiting"', "data-choose-end", 'data-action="draw"', 'class="hint"',
          'class="summary"', 'class="bank"', 'class="remembered"', 'class="score"',
-         'class="zero"', 'class="bot"', "goat-badge", 'class="round-log"', 'data-kind="draw"',
+         'class="zero"', "goat-badge", 'class="round-log"', 'data-kind="draw"',
          'data-kind="knock"', 'class="rating-points"', 'class="game-end"', "Маша",
          'class="open-end"', 'class="bazaar-pile"', 'class="pair-scores"', 'class="why"',
          'class="bank-note"', 'data-bot-thinking', 'data-deadline', "data-to-move",

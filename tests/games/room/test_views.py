@@ -130,7 +130,7 @@ def test_a_knock_the_server_makes_is_told_in_the_rooms_log_without_guessing_a_ge
     assert lines == ["masha: 1-6 справа", "Бот Люба: стук"]
     client.cookies["django_language"] = "en"
     page = client.get(f"/games/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Бот Люба: knocks" in page
+    assert "Bot Lyuba: knocks" in page
 
 
 def test_the_rooms_game_end_names_the_goat_and_each_players_rating_points(client, make_user):
