@@ -1,0 +1,119 @@
+"""The room's board on a phone (390x844, touch) and a desktop (1440x900), issue 42: a
+score table that scrolls says so and is reached by keys, the room's and the replay's
+landmarks for assistive technology, and a board that uses the screen.  Screenshots are
+kept in test-artifacts/screenshots/board-*.png to be looked at."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from games import rules
+
+from .page_checks import SCREENSHOTS
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
+DEVICE = {"phone": {"has_touch": True, "is_mobile": True}, "desktop": {}}
+NAMES = ("Konstantin", "Aleksandra", "Vladislav", "Ekaterina")
+
+
+def person_at(browser, server, size: str, name: str = "look"):
+    from .conftest import Person
+
+    return Person(browser, server, f"{name}-{size}", SIZES[size], **DEVICE[size])
+
+
+def shot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"board-{name}.png"), caret="initial")
+
+
+def played_rounds(users, rounds: int, seed: int = 7):
+    """A game of ``users`` (4: no pairs, fish for one) whose first ``rounds`` rounds were
+    played through the services by random legal moves, the next one dealt and waiting
+    for its first move an hour (so that nothing moves while the test looks)."""
+    from django.utils import timezone
+
+    from games.models import Match, MatchStatus, Seat
+    from games.play import notify
+    from games.play import service as services
+
+    rng = random.Random(seed)
+    match = Match.objects.create(seats_count=len(users), fish=rules.FISH_ONE, rated=False,
+                                 status=MatchStatus.PLAYING, started_at=timezone.now(),
+                                 created_by=users[0], turn_seconds=120)
+    for number, user in enumerate(users):
+        Seat.objects.create(match=match, number=number, user=user)
+    with notify.collected():
+        for _round in range(rounds + 1):
+            services.deal_round(match.pk, rules.random_deal(len(users), rng))
+            match.refresh_from_db()
+            state = rules.GameState.from_json(match.state)
+            if _round == rounds or state.over:
+                break
+            while state.phase == rules.PLAYING:
+                moves = [a for a in rules.legal_actions(state) if a.kind != rules.KNOCK]
+                message = {k: v for k, v in rng.choice(moves).to_json().items() if k != "seat"}
+                services.act(match.pk, users[state.turn], message, match.version)
+                match.refresh_from_db()
+                state = rules.GameState.from_json(match.state)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(hours=1))
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def four(make_user):
+    return [make_user(name) for name in NAMES]
+
+
+# The score table's scrolling box: whether it scrolls, its name, its tab stop, and the
+# hint of more at its edges (a fade drawn by a mask at the edge that hides more).
+SCROLL_BOX = """() => {
+  const box = document.querySelector("#round-table .table-scroll");
+  const style = getComputedStyle(box);
+  const mask = style.maskImage || style.webkitMaskImage || "none";
+  return {scrolls: box.scrollWidth > box.clientWidth + 1, tabIndex: box.tabIndex,
+          role: box.getAttribute("role"), label: box.getAttribute("aria-label") || "",
+          more: box.dataset.more || "", mask, scrollLeft: box.scrollLeft,
+          focused: document.activeElement === box};
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_four_player_score_table_that_scrolls_says_so_and_keys_reach_it(
+        browser, daphne_server, four, size):
+    match = played_rounds(four, rounds=3)
+    person = person_at(browser, daphne_server, size)
+    try:
+        person.enter_room(four[0], daphne_server, match.pk)
+        page = person.page
+        page.locator("#round-table summary").click()
+        page.locator("#round-table .table-scroll").wait_for()
+        seen = page.evaluate(SCROLL_BOX)
+        # Reached by keys and named, whether or not it scrolls at this size.
+        assert seen["tabIndex"] == 0 and seen["role"] == "region" and seen["label"], seen
+        if size == "phone":
+            # Four players' columns do not fit a phone: the box scrolls, and the fade at its
+            # right edge says there is more.
+            assert seen["scrolls"] and "right" in seen["more"] and "gradient" in seen["mask"], seen
+            page.locator("#round-table .table-scroll").scroll_into_view_if_needed()
+            shot(page, f"score-table-{size}")
+            # Keys scroll it: a Tab stop, then the arrow key.
+            page.locator("#round-table .table-scroll").focus()
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("End")
+            page.wait_for_function("""() => {
+              const box = document.querySelector("#round-table .table-scroll");
+              return box.scrollLeft > 0 && (box.dataset.more || "").includes("left"); }""")
+            shot(page, f"score-table-scrolled-{size}")
+        else:
+            assert not seen["scrolls"] and seen["more"] == "" and seen["mask"] == "none", seen
+            shot(page, f"score-table-{size}")
+        assert person.errors == [] and person.refused == []
+    finally:
+        person.context.close()
