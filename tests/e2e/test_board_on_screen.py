@@ -117,3 +117,38 @@ def test_a_four_player_score_table_that_scrolls_says_so_and_keys_reach_it(
         assert person.errors == [] and person.refused == []
     finally:
         person.context.close()
+
+
+@pytest.fixture
+def finished_game(make_user):
+    """A game of three played to its end (tests/ratings/records/finished_rules8.json)."""
+    from tests.ratings import played
+
+    players = [make_user(name) for name in ("Masha", "Alex", "Olya")]
+    record = played.load("finished_rules8")
+    return played.play(played.seat_table(players, record), players, record), players
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_room_has_a_heading_and_the_chains_are_groups(browser, daphne_server, four,
+                                                          finished_game, size):
+    finished, players = finished_game
+    match = played_rounds(four, rounds=1)
+    person = person_at(browser, daphne_server, size)
+    try:
+        person.enter_room(four[0], daphne_server, match.pk)
+        page = person.page
+        heading = page.locator("h1")
+        assert heading.count() == 1 and heading.text_content().strip() == f"Игра №{match.pk}"
+        # Said to a screen reader, not shown: the room's bar says where one is.
+        assert heading.evaluate("h => h.getBoundingClientRect().width") <= 1
+        assert page.locator("#table [data-chain]").get_attribute("role") == "group"
+        assert page.get_by_role("group", name="Стол").count() == 1
+
+        person.log_in_as(players[0], daphne_server)
+        page.goto(f"/games/{finished.pk}/replay/?step=12")
+        chain = page.locator(".replay-table .chain")
+        assert chain.get_attribute("role") == "group" and chain.get_attribute("aria-label") == "Стол"
+        assert person.errors == [] and person.refused == []
+    finally:
+        person.context.close()
