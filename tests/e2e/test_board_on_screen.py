@@ -106,10 +106,9 @@ def test_a_four_player_score_table_that_scrolls_says_so_and_keys_reach_it(
             # Keys scroll it: a Tab stop, then the arrow key.
             page.locator("#round-table .table-scroll").focus()
             page.keyboard.press("ArrowRight")
-            page.keyboard.press("End")
-            page.wait_for_function("""() => {
+            wait_for_script(page, """(() => {
               const box = document.querySelector("#round-table .table-scroll");
-              return box.scrollLeft > 0 && (box.dataset.more || "").includes("left"); }""")
+              return box.scrollLeft > 0 && (box.dataset.more || "").includes("left"); })()""")
             shot(page, f"score-table-scrolled-{size}")
         else:
             assert not seen["scrolls"] and seen["more"] == "" and seen["mask"] == "none", seen
@@ -150,5 +149,46 @@ def test_the_room_has_a_heading_and_the_chains_are_groups(browser, daphne_server
         chain = page.locator(".replay-table .chain")
         assert chain.get_attribute("role") == "group" and chain.get_attribute("aria-label") == "Стол"
         assert person.errors == [] and person.refused == []
+    finally:
+        person.context.close()
+
+
+def wait_for_script(page, expression: str, seconds: float = 15.0) -> None:
+    """Until ``expression`` is true in the page, asked with ``page.evaluate`` (Playwright's
+    wait_for_function polls with eval, which the Content-Security-Policy refuses)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"{expression} did not come true in {seconds} s"
+        page.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_frame_sets_no_inline_style_under_the_policy(browser, daphne_server, make_user,
+                                                        make_match, size):
+    """The room's frames replace #table and #room; an element they replace may carry a
+    style of its own when the frame comes (set by the page's scripts, the browser's
+    autofill or an extension), which htmx once copied onto the new element as a style
+    attribute: the policy refused it, on the console."""
+    from .staging import a_moment, staged_match
+
+    users = [make_user("Masha"), make_user("Alex")]
+    state = a_moment(lambda s: s.turn == 0 and len(s.chain) >= 4, 2)
+    match = staged_match(make_match, users, state)
+    person = person_at(browser, daphne_server, size)
+    try:
+        person.enter_room(users[0], daphne_server, match.pk)
+        page = person.page
+        version = page.locator("#table").get_attribute("data-version")
+        # Styles set through the CSSOM, which the policy allows.
+        page.evaluate("""() => {
+          document.getElementById("table").style.setProperty("--probe", "1");
+          document.getElementById("room").style.outlineOffset = "0px";
+        }""")
+        assert person.play() or person.draw()
+        wait_for_script(page, f'document.getElementById("table").dataset.version !== "{version}"')
+        page.wait_for_timeout(300)  # htmx settles the swap after 20 ms
+        assert person.refused == [] and person.errors == []
     finally:
         person.context.close()
