@@ -192,3 +192,78 @@ def test_a_frame_sets_no_inline_style_under_the_policy(browser, daphne_server, m
         assert person.refused == [] and person.errors == []
     finally:
         person.context.close()
+
+
+# A board that uses the screen (issue 42, point 2): the chain's tiles, the boxes that must
+# be in sight while one plays, and the seats' boxes.
+BOARD = """() => {
+  const box = e => { const r = e.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height}; };
+  const all = s => [...document.querySelectorAll(s)].map(box);
+  return {
+    tiles: all("#table .chain-tile svg"),
+    seats: all("#table .seat"),
+    inSight: {bar: all("#table .room-bar"), seats: all("#table .seat"), chain: all("#table .chain-tile svg"),
+              ends: all("#table .open-end"), hand: all("#room [data-hand] .hand-tile"),
+              felt: all("#table .felt")},
+    height: window.innerHeight, width: window.innerWidth,
+  };
+}"""
+
+BOARD_TABLES = [  # seats, fish, pairs, the chain's length mid-round
+    (2, rules.FISH_ALL, False, 16), (3, rules.FISH_ONE, False, 16),
+    (4, rules.FISH_ONE, False, 20), (4, rules.FISH_ALL, True, 20)]
+LONG_SIDE = {"phone": 56, "desktop": 80}
+ROTATED = {"phone": {"width": 844, "height": 390}, "desktop": {"width": 900, "height": 1440}}
+
+
+def check_board(page, size: str) -> dict:
+    seen = page.evaluate(BOARD)
+    long_sides = [max(t["width"], t["height"]) for t in seen["tiles"]]
+    assert long_sides and min(long_sides) >= LONG_SIDE[size], long_sides
+    # All that one plays with is in sight, with no scrolling by the person.
+    for what, boxes in seen["inSight"].items():
+        for b in boxes:
+            assert b["top"] >= -1 and b["bottom"] <= seen["height"] + 1, (what, b, seen["height"])
+            assert b["left"] >= -1 and b["right"] <= seen["width"] + 1, (what, b, seen["width"])
+    # The seats' boxes are even: one height, one width.
+    heights = [s["height"] for s in seen["seats"]]
+    widths = [s["width"] for s in seen["seats"]]
+    assert max(heights) - min(heights) <= 1 and max(widths) - min(widths) <= 1, seen["seats"]
+    return seen
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_board_that_uses_the_screen(browser, daphne_server, make_user, make_match, size):
+    from .staging import a_moment, staged_match
+    from .test_room_table_look import check_table
+
+    users = [make_user(name) for name in NAMES]
+    person = person_at(browser, daphne_server, size)
+    page = person.page
+    try:
+        for seats, fish, pairs, length in BOARD_TABLES:
+            players = users[:seats]
+            state = a_moment(lambda s: len(s.chain) >= length, seats, fish, pairs=pairs)
+            match = staged_match(make_match, players, state)
+            seat = 1 if seats > 2 else 0
+            person.enter_room(players[seat], daphne_server, match.pk)
+            page.locator("#table .chain.laid-out").wait_for()
+            page.wait_for_timeout(400)  # the tiles' slide, and the page's own scroll
+            name = f"{seats}{'-pairs' if pairs else ''}-{size}"
+            shot(page, name)
+            check_board(page, size)
+            check_table(page, seat, seats)
+            if seats == 4 and not pairs:
+                # Turned (a phone on its side) and back: the chain lays itself out again.
+                page.set_viewport_size(ROTATED[size])
+                page.wait_for_timeout(400)
+                shot(page, f"{name}-rotated")
+                check_table(page, seat, seats)
+                page.set_viewport_size(SIZES[size])
+                page.wait_for_timeout(400)
+                check_board(page, size)
+                check_table(page, seat, seats)
+        assert person.errors == [] and person.refused == []
+    finally:
+        person.context.close()
