@@ -5,14 +5,12 @@ kept in test-artifacts/screenshots/board-*.png to be looked at."""
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
-
 import pytest
 
 from games import rules
 
 from .page_checks import SCREENSHOTS
+from .staging import played_rounds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.shared_server]
 
@@ -30,40 +28,6 @@ def person_at(browser, server, size: str, name: str = "look"):
 def shot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"board-{name}.png"), caret="initial")
-
-
-def played_rounds(users, rounds: int, seed: int = 7):
-    """A game of ``users`` (4: no pairs, fish for one) whose first ``rounds`` rounds were
-    played through the services by random legal moves, the next one dealt and waiting
-    for its first move an hour (so that nothing moves while the test looks)."""
-    from django.utils import timezone
-
-    from games.models import Match, MatchStatus, Seat
-    from games.play import notify
-    from games.play import service as services
-
-    rng = random.Random(seed)
-    match = Match.objects.create(seats_count=len(users), fish=rules.FISH_ONE, rated=False,
-                                 status=MatchStatus.PLAYING, started_at=timezone.now(),
-                                 created_by=users[0], turn_seconds=120)
-    for number, user in enumerate(users):
-        Seat.objects.create(match=match, number=number, user=user)
-    with notify.collected():
-        for _round in range(rounds + 1):
-            services.deal_round(match.pk, rules.random_deal(len(users), rng))
-            match.refresh_from_db()
-            state = rules.GameState.from_json(match.state)
-            if _round == rounds or state.over:
-                break
-            while state.phase == rules.PLAYING:
-                moves = [a for a in rules.legal_actions(state) if a.kind != rules.KNOCK]
-                message = {k: v for k, v in rng.choice(moves).to_json().items() if k != "seat"}
-                services.act(match.pk, users[state.turn], message, match.version)
-                match.refresh_from_db()
-                state = rules.GameState.from_json(match.state)
-    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(hours=1))
-    match.refresh_from_db()
-    return match
 
 
 @pytest.fixture
