@@ -61,17 +61,9 @@
     return {cx: x + dir, cy: y, w: 2, h: 1};
   }
 
-  function layOut() {
-    var chain = document.querySelector("#table [data-chain]");
-    if (!chain) return;
-    var u = parseFloat(getComputedStyle(chain).getPropertyValue("--u")) || 20;
-    var tiles = tilesOf(chain);
-    if (!tiles.length) {
-      chain.style.height = "";
-      return;
-    }
-    var half = Math.max(4, Math.floor(chain.clientWidth / u / 2) - 0.5);
-    var lead = Math.min(Number(chain.dataset.lead) || 0, tiles.length - 1);
+  // The snake of ``tiles`` (the round's first at ``lead``) for a row of ``half`` units each
+  // side of the middle: where each tile and open end goes, and the rows it takes, in units.
+  function plan(tiles, lead, half) {
     var first = tiles[lead];
     var placed = [{el: first.el, cx: 0, cy: 0, rot: 0, w: first.double ? 1 : 2, h: first.double ? 2 : 1}];
     var reach = first.double ? 0.5 : 1;
@@ -91,24 +83,75 @@
     Object.keys(ends).forEach(function (side) {
       extent(ends[side].cy, ends[side].h);
     });
-    var middle = chain.clientWidth / 2;
-    var lift = -top + 0.25;
-    placed.forEach(function (p) {
+    return {placed: placed, ends: ends, top: top, bottom: bottom};
+  }
+
+  function halfRow(width, u) {
+    return Math.max(4, Math.floor(width / u / 2) - 0.5);
+  }
+
+  // The room as tall as the screen while a round is played, so that the felt takes what
+  // the bar, the seats, the log and the hand leave: below the site's header when it is
+  // short (a desktop), else the whole screen, the page scrolled to the room once (a phone).
+  var scrolledToRoom = false;
+
+  function fitRoom(room) {
+    var top = room.getBoundingClientRect().top + window.scrollY;
+    var below = top <= 0.1 * window.innerHeight;
+    room.style.setProperty("--room-h", (window.innerHeight - (below ? top : 0)) + "px");
+    var playing = document.querySelector('#table[data-status="playing"]');
+    if (!below && playing && !scrolledToRoom) {
+      scrolledToRoom = true;
+      window.scrollTo(0, top);
+    }
+  }
+
+  // The chain laid out as large as the felt lets it (its half tile ``u`` between the
+  // page's --u-min and --u-max, room.css): the largest whose snake fits the felt's height.
+  function layOut() {
+    var chain = document.querySelector("#table [data-chain]");
+    if (!chain) return;
+    var room = chain.closest("[data-room]");
+    if (room) fitRoom(room);
+    chain.style.height = "";
+    chain.style.removeProperty("--u");
+    chain.classList.add("laid-out");  // its tiles out of the flow: it is as tall as the felt lets it
+    var style = getComputedStyle(chain);
+    var least = parseFloat(style.getPropertyValue("--u-min")) || 20;
+    var most = parseFloat(style.getPropertyValue("--u-max")) || least;
+    var tiles = tilesOf(chain);
+    if (!tiles.length) return;
+    var width = chain.clientWidth, space = chain.clientHeight;
+    var lead = Math.min(Number(chain.dataset.lead) || 0, tiles.length - 1);
+    var u = least, laid = plan(tiles, lead, halfRow(width, least));
+    for (var size = Math.floor(most); size > least; size--) {
+      var tried = plan(tiles, lead, halfRow(width, size));
+      if ((tried.bottom - tried.top + 0.5) * size <= space) {
+        u = size;
+        laid = tried;
+        break;
+      }
+    }
+    chain.style.setProperty("--u", u + "px");
+    var tall = (laid.bottom - laid.top + 0.5) * u;
+    var middle = width / 2;
+    // In the middle of the felt when it is taller than the chain, else the felt grows.
+    var lift = -laid.top + 0.25 + Math.max(0, (space - tall) / 2 / u);
+    laid.placed.forEach(function (p) {
       p.el.style.left = (middle + (p.cx - p.w / 2) * u) + "px";
       p.el.style.top = ((p.cy + lift - p.h / 2) * u) + "px";
       p.el.style.transform = p.rot ? "rotate(" + p.rot + "deg)" : "";
     });
-    Object.keys(ends).forEach(function (side) {
+    Object.keys(laid.ends).forEach(function (side) {
       var marker = chain.querySelector('.open-end[data-end="' + side + '"]');
       if (!marker) return;
-      var end = ends[side];
+      var end = laid.ends[side];
       marker.style.left = (middle + (end.cx - end.w / 2) * u) + "px";
       marker.style.top = ((end.cy + lift - end.h / 2) * u) + "px";
       marker.style.width = (end.w * u) + "px";
       marker.style.height = (end.h * u) + "px";
     });
-    chain.style.height = ((bottom - top + 0.5) * u) + "px";
-    chain.classList.add("laid-out");
+    if (tall > space) chain.style.height = tall + "px";
   }
 
   // -- choosing a tile and an end --------------------------------------------------------
@@ -311,9 +354,20 @@
     before = null;
   });
   document.addEventListener("DOMContentLoaded", refresh);
-  var resizing = null;
-  window.addEventListener("resize", function () {
+  // Resized or turned (a phone on its side): laid out again for the new screen.
+  // Turned, the page shows the room from its top again (not when only the height changes:
+  // a phone's address bar comes and goes as the person scrolls to the chat).
+  var resizing = null, wide = window.innerWidth;
+  function relay() {
     clearTimeout(resizing);
-    resizing = setTimeout(function () { layOut(); light(endsOf(chosen)); }, 100);
-  });
+    resizing = setTimeout(function () {
+      if (window.innerWidth !== wide) scrolledToRoom = false;
+      wide = window.innerWidth;
+      layOut();
+      light(endsOf(chosen));
+    }, 100);
+  }
+  window.addEventListener("resize", relay);
+  window.addEventListener("orientationchange", relay);
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", relay);
 })();

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .contrast import AA_TEXT, CONTRAST
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
 # The rest of a browser context at each size: a phone has a touch screen and no mouse
 # (so CSS sees ``hover: none`` and ``pointer: coarse``).
 DEVICES = {"phone": {"has_touch": True, "is_mobile": True}, "desktop": {}}
@@ -30,8 +30,12 @@ MEASURE = """() => {
   const name = e => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined
     ? '.' + String(e.className).trim().split(/\\s+/).join('.') : '');
   const seen = [...document.querySelectorAll('body *')].filter(e => !e.closest('.visually-hidden'));
+  // Inside a box that scrolls sideways (a wide table on a phone) content may be wider:
+  // the box itself is measured.
+  const scrolled = e => { for (let a = e.parentElement; a; a = a.parentElement) {
+    if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return true; } return false; };
   const wide = seen
-    .filter(e => e.getBoundingClientRect().right > width + 1 && e.getClientRects().length)
+    .filter(e => e.getBoundingClientRect().right > width + 1 && e.getClientRects().length && !scrolled(e))
     .map(name);
   const spilling = seen
     .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1

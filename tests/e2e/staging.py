@@ -95,6 +95,43 @@ def staged_match(make_match, people: list, state, version: int = 5, **fields):
                       **dict(ended, **fields))
 
 
+def played_rounds(users, rounds: int, seed: int = 7, deal_next: bool = True):
+    """A game of ``users`` (no pairs, fish for one) whose first ``rounds`` rounds were
+    played through the services by random legal moves (its score table has their rows),
+    the next one dealt (else its summary shown) and waiting an hour, so that nothing
+    moves while the test looks."""
+    from django.utils import timezone
+
+    from games.models import Match, MatchStatus, Seat
+    from games.play import notify
+    from games.play import service as services
+
+    rng = random.Random(seed)
+    match = Match.objects.create(seats_count=len(users), fish=rules.FISH_ONE, rated=False,
+                                 status=MatchStatus.PLAYING, started_at=timezone.now(),
+                                 created_by=users[0], turn_seconds=120)
+    for number, user in enumerate(users):
+        Seat.objects.create(match=match, number=number, user=user)
+    with notify.collected():
+        for _round in range(rounds + 1):
+            if _round == rounds and not deal_next:
+                break
+            services.deal_round(match.pk, rules.random_deal(len(users), rng))
+            match.refresh_from_db()
+            state = rules.GameState.from_json(match.state)
+            if _round == rounds or state.over:
+                break
+            while state.phase == rules.PLAYING:
+                moves = [a for a in rules.legal_actions(state) if a.kind != rules.KNOCK]
+                message = {k: v for k, v in rng.choice(moves).to_json().items() if k != "seat"}
+                services.act(match.pk, users[state.turn], message, match.version)
+                match.refresh_from_db()
+                state = rules.GameState.from_json(match.state)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(hours=1))
+    match.refresh_from_db()
+    return match
+
+
 # -- a whole game from chosen deals ------------------------------------------------------
 
 def first_move(state):

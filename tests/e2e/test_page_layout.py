@@ -1,5 +1,5 @@
 """Every page of the site in Chromium, on a phone (390×844, touch) and a desktop
-(1366×900), with content in it: nothing scrolls sideways, no element is wider than the
+(1440×900), with content in it: nothing scrolls sideways, no element is wider than the
 viewport or spills out of its box, no icon is drawn over 64 px, axe-core reports no
 serious or critical violation, every text has a contrast of at least 4.5:1, a phone is
 not told about keys, nothing is refused by the Content-Security-Policy, and a screenshot
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pytest
 
 from .page_checks import DEVICES, SIZES, problems_of
-from .staging import a_moment, between_rounds, running_match
+from .staging import a_moment, between_rounds, played_rounds, running_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -134,6 +134,12 @@ def site(finished_game, make_user, make_match):
         leaver = suspicious_pair(make_user)
         moderation.deactivate_player(leaver, moderator, "Играет сам с собой.")
         moderation.reactivate_player(leaver, moderator, "Объяснился, открыт снова.")
+        # Four at a table, three rounds played: a score table of four columns, shut while
+        # a round is played and open between rounds (it scrolls sideways on a phone).
+        four = [masha, make_user("Aleksandra_Petrova"), make_user("Vladislav_Ivanov"),
+                make_user("Ekaterina_Smirnova")]
+        four_playing = played_rounds(four, rounds=3)
+        four_between = played_rounds(four, rounds=3, deal_next=False)
         quarrel = requests.create_request(make_user("Petya"), players=3)
         moderation.abort_game(quarrel.pk, moderator, "Заявка с оскорбительным названием.")
         for friend in (vera, alex, olya):  # Masha's friends page: a request, games, a seat
@@ -151,6 +157,10 @@ def site(finished_game, make_user, make_match):
         Page("room-summary", "Masha", f"/games/{summary.pk}/", ("#room[data-status=playing]", HEARD)),
         Page("room-game-end", "Masha", f"{game}/", ("#room[data-status=finished]", HEARD)),
         Page("room-pairs", "Masha", f"/games/{pairs.pk}/", ("#room[data-status=playing]", HEARD)),
+        Page("room-four-mid-round", "Masha", f"/games/{four_playing.pk}/",
+             ("#room[data-status=playing] [data-hand]", "#round-table details", HEARD)),
+        Page("room-four-summary", "Masha", f"/games/{four_between.pk}/",
+             ("#room[data-status=playing]", "#round-table details[open]", HEARD)),
         Page("game", "Masha", f"{game}/record/"),
         Page("replay", "Masha", f"{game}/replay/?step=5"),
         Page("ladder", "Masha", "/ratings/"),
