@@ -47,7 +47,8 @@ def test_a_challenge_is_a_private_table_with_the_challengers_settings(masha, pet
 
 
 def test_settings_the_form_refuses_now_fall_back_to_its_defaults(masha, petya):
-    masha.player.table_terms = {"request": {"players": 2, "pairs": True, "turn_seconds": 45}}
+    # A time per turn the form no longer offers (a pairs tick at a table of two it ignores).
+    masha.player.table_terms = {"request": {"players": 2, "pairs": True, "turn_seconds": 7}}
     masha.player.save()
     match = challenges.challenge(masha, petya).match
     assert (match.seats_count, match.pairs, match.turn_seconds) == (2, False, 30)
