@@ -11,7 +11,7 @@ Everything here is synchronous and reads the database; the consumer calls it thr
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db.models import Count, Prefetch, prefetch_related_objects
@@ -24,6 +24,7 @@ from games.lobby import challenges as direct
 from games.lobby.tables import current_match
 from games.models import Match, MatchStatus, Seat
 from ratings import limits
+from ratings.beside import SEATS_WITH_RATINGS, rating_of
 
 # A lobby longer than this is not read by anyone; the count says how many more wait.
 MAX_LISTED = 50
@@ -40,9 +41,16 @@ class TableRow:
     match: Match
     names: list[str | None]  # by seat number; None is a free seat
     mine: bool
+    # The people's ratings by seat number (None: a bot, or a free seat).
+    ratings: list[int | None] = field(default_factory=list)
     # A rated table whose game would be played unrated if the viewer sat down (the same
     # people again, RULES.md 10): said in the row, before anyone joins.
     unrated_again: bool = False
+
+    @property
+    def people(self) -> list[tuple[str | None, int | None]]:
+        """(name, rating) by seat: what the seats' list shows."""
+        return list(zip(self.names, self.ratings or [None] * len(self.names)))
 
     @property
     def taken(self) -> int:
@@ -54,16 +62,19 @@ class TableRow:
 
 
 def seats_prefetch() -> Prefetch:
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+    return Prefetch("seats", queryset=Seat.objects.select_related(*SEATS_WITH_RATINGS)
+                    .order_by("number"))
 
 
 def table_row(match: Match, user) -> TableRow:
     names: list[str | None] = [None] * match.seats_count
+    ratings: list[int | None] = [None] * match.seats_count
     mine = False
     for seat in match.seats.all():
         names[seat.number] = seat.name
+        ratings[seat.number] = rating_of(seat)
         mine = mine or (user.is_authenticated and seat.user_id == user.pk)
-    return TableRow(match=match, names=names, mine=mine)
+    return TableRow(match=match, names=names, mine=mine, ratings=ratings)
 
 
 def mark_unrated_again(rows: list[TableRow], user) -> list[TableRow]:
@@ -91,6 +102,13 @@ class PlayingRow:
     match: Match
     names: list[str]
     round: int | None
+    # The people's ratings by seat (None: a bot).
+    ratings: list[int | None] = field(default_factory=list)
+
+    @property
+    def people(self) -> list[tuple[str, int | None]]:
+        """(name, rating) by seat."""
+        return list(zip(self.names, self.ratings or [None] * len(self.names)))
 
 
 def playing_now():
@@ -105,7 +123,8 @@ def playing_now():
 def playing_rows() -> tuple[list[PlayingRow], int]:
     games = playing_now()
     rows = [PlayingRow(match=m, names=[s.name for s in m.seats.all()],
-                       round=int(m.round_now) if m.round_now is not None else None)
+                       round=int(m.round_now) if m.round_now is not None else None,
+                       ratings=[rating_of(s) for s in m.seats.all()])
             for m in games[:MAX_LISTED]]
     more = max(0, games.count() - MAX_LISTED) if len(rows) == MAX_LISTED else 0
     return rows, more

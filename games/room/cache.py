@@ -31,6 +31,7 @@ from games.room import html
 from games.live.perloop import PerLoop
 from games.room.present import (round_row, round_rows, round_table, seat_context, seat_names,
                                 table_context)
+from ratings.beside import SEATS_WITH_RATINGS, table_ratings
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices
 
@@ -50,6 +51,9 @@ class Snapshot:
     # own part, the same for every spectator, per (language, None).
     shared: dict | None = None
     tables: dict = field(default_factory=dict)
+    # Seat number -> the rating its player brought to the game (None: a bot), read with
+    # the seats (ratings.beside): the same for every viewer, so part of the shared table.
+    ratings: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -71,15 +75,16 @@ def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
     if match.is_over:  # an arena's game leads back to its arena (games/arena)
         match.arena_url = arena_url_of(match.pk)
     if previous is None or previous.match.status == MatchStatus.WAITING or state is None:
-        seats = list(match.seats.select_related("user").order_by("number"))
+        seats = list(match.seats.select_related(*SEATS_WITH_RATINGS).order_by("number"))
         match.seat_users = {s.number: s.user_id for s in seats}
-        return Snapshot(match, seats, round_rows(match), state)
+        return Snapshot(match, seats, round_rows(match), state, ratings=table_ratings(match, seats))
     match.seat_users = previous.match.seat_users
     rounds = previous.rounds
     if match.status != MatchStatus.PLAYING \
             or len(rounds) != rounds_ended(state) * match.seats_count:
         rounds = round_rows(match)  # (a game that ended is read afresh: once)
-    return Snapshot(match, previous.seats, rounds, state, round_tables=previous.round_tables)
+    return Snapshot(match, previous.seats, rounds, state, round_tables=previous.round_tables,
+                    ratings=previous.ratings)
 
 
 def arena_url_of(match_id: int) -> str:
@@ -133,7 +138,8 @@ def _language(language: str):
 
 def _shared(snapshot: Snapshot) -> dict:
     if snapshot.shared is None:
-        snapshot.shared = table_context(snapshot.match, snapshot.state, snapshot.seats)
+        snapshot.shared = table_context(snapshot.match, snapshot.state, snapshot.seats,
+                                        snapshot.ratings)
     return snapshot.shared
 
 
@@ -228,7 +234,8 @@ class Snapshots:
             rounds = previous.rounds + [round_row(score) for score in committed.round_scores]
             if len(rounds) == rounds_ended(committed.state) * match.seats_count:
                 self._keep(match.pk, Snapshot(match, previous.seats, rounds, committed.state,
-                                              round_tables=previous.round_tables))
+                                              round_tables=previous.round_tables,
+                                              ratings=previous.ratings))
 
     def known(self, match_id: int) -> tuple[Match, rules.GameState] | None:
         """The match and state a move may be checked against (games.play.service.act)."""

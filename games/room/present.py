@@ -33,10 +33,14 @@ def seat_names(seats) -> dict[int, str]:
     return {s.number: s.name for s in seats}
 
 
-def table_context(match: Match, state: rules.GameState | None, seats: list) -> dict:
+def table_context(match: Match, state: rules.GameState | None, seats: list,
+                  ratings: dict | None = None) -> dict:
     """What every viewer of this version sees alike -- the table (games/room/html.py
     ``table``): from the spectator's view, never a seat's own.  Rendered once per version
-    and language for all the match's sockets in a process (games/room/cache.py)."""
+    and language for all the match's sockets in a process (games/room/cache.py).
+    ``ratings``: seat number -> the rating its player brought (ratings.beside; None or
+    missing: a bot, whose box shows none)."""
+    ratings = ratings or {}
     names = seat_names(seats)
     variant = state.variant if state is not None else match.variant
     context = {
@@ -77,6 +81,7 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
         turn_bot=turn in bots and playing,
         players=[{
             "number": n, "name": names.get(n, "?"), "bot": n in bots,
+            "rating": None if n in bots else ratings.get(n),
             "tiles": view["hand_counts"][n], "score": view["scores"][n],
             "remembered": view["remembered"][n], "opened": view["opened"][n],
             "turn": playing and n == turn, "goat": n in view["goats"],

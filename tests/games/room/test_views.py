@@ -3,7 +3,9 @@
 import re
 
 import pytest
+from django.db.models import F
 
+from accounts.models import Player
 from games.lobby import service as requests
 from games.models import MatchStatus
 
@@ -139,15 +141,25 @@ def test_the_rooms_game_end_names_the_goat_and_each_players_rating_points(client
     from tests.ratings import played
 
     users = [make_user("Masha"), make_user("Alex"), make_user("Olya")]
+    for user, rating in zip(users, (40, 12, 5)):
+        Player.objects.filter(user=user).update(rating=rating)
     record = played.load("finished_rules8")
     match = played.play(played.seat_table(users, record), users, record)
     assert match.result["rating_points"] == [8, 0, 10]
+    # Later games raise their ratings: this game's page still shows what they brought.
+    Player.objects.filter(user__in=users).update(rating=F("rating") + 100)
     client.force_login(users[0])
     page = client.get(f"/games/{match.pk}/").content.decode()
     end = re.search(r'<section class="game-end">.*?</section>', page, re.S).group(0)
     assert re.findall(r'<b class="goat-badge">([^<]+)</b>', end) == ["Alex"]
     lines = {seat: " ".join(re.sub(r"<[^>]+>", "", text).split()) for seat, text in
-             re.findall(r'data-end-seat="(\d)">(.*?)</li>', end, re.S)}
-    assert lines == {"0": "Masha: счёт 25, рейтинг +8", "1": "Alex: счёт 110, без очков рейтинга",
-                     "2": "Olya: счёт 0, рейтинг +10"}
+             re.findall(r'data-end-seat="(\d)"[^>]*>(.*?)</li>', end, re.S)}
+    assert lines == {"0": "Masha рейтинг 40: счёт 25, рейтинг +8 (40 → 48)",
+                     "1": "Alex рейтинг 12: счёт 110, без очков рейтинга",
+                     "2": "Olya рейтинг 5: счёт 0, рейтинг +10 (5 → 15)"}
+    assert re.findall(r'data-end-seat="(\d)" data-end-points="(\d+)"', end) == [
+        ("0", "8"), ("1", "0"), ("2", "10")]
+    seats = re.search(r'<div class="seats".*?</section>|data-seat="0".*', page, re.S).group(0)
+    assert re.findall(r'data-seat="(\d)".*?data-rating="(\d+)"', page, re.S)[:3] == [
+        ("0", "40"), ("1", "12"), ("2", "5")]
     assert page.count('class="why"') >= 1  # the last round's summary is explained too

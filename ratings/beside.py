@@ -1,0 +1,45 @@
+"""The rating shown beside a name: in the lobby's lists and at a game's table.
+
+A person's rating is ``Player.rating`` (RULES.md 10: the sum of their rating records); a
+bot has none.  The lists read it with the seats they already read, in the same query
+(``SEATS_WITH_RATINGS`` for ``select_related``), never one query per name.
+
+At a table, a seat shows the rating its player brought to the game, so that every viewer
+of the game sees the same number whenever their page was loaded: while the game runs
+their rating cannot change (a person sits at one table at a time), and once a rated game
+is over its own rating records say what the rating was before it (the rating after,
+less the game's points) -- even after later games have raised it.
+"""
+
+from __future__ import annotations
+
+from ratings.models import RatingRecord
+
+# What a seat query selects with its users to know their ratings.
+SEATS_WITH_RATINGS = ("user", "user__player")
+
+
+def rating_of(seat) -> int | None:
+    """The current rating of the person in ``seat``; None for a bot (or a person without
+    a player row, which the sign-up always makes)."""
+    if seat.user_id is None:
+        return None
+    player = getattr(seat.user, "player", None)
+    return player.rating if player is not None else None
+
+
+def table_ratings(match, seats) -> dict[int, int | None]:
+    """Seat number -> the rating its player brought to ``match`` (None: a bot).
+
+    ``seats`` come with their users' players (``SEATS_WITH_RATINGS``); a rated game
+    that is over reads its rating records once (one query, whatever the table's size).
+    """
+    ratings = {s.number: rating_of(s) for s in seats}
+    if match.rated and match.is_over:
+        before = {user: after - points for user, after, points in
+                  RatingRecord.objects.filter(match=match, annuls=None)
+                  .values_list("player__user_id", "rating_after", "points")}
+        for seat in seats:
+            if seat.user_id in before:
+                ratings[seat.number] = before[seat.user_id]
+    return ratings
