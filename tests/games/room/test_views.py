@@ -154,9 +154,9 @@ def test_the_rooms_game_end_names_the_goat_and_each_players_rating_points(client
     assert re.findall(r'<b class="goat-badge">([^<]+)</b>', end) == ["Alex"]
     lines = {seat: " ".join(re.sub(r"<[^>]+>", "", text).split()) for seat, text in
              re.findall(r'data-end-seat="(\d)"[^>]*>(.*?)</li>', end, re.S)}
-    assert lines == {"0": "Masha рейтинг 40: счёт 25, рейтинг +8 (40 → 48)",
+    assert lines == {"0": "Masha рейтинг 40: счёт 25, рейтинг +8 → 48",
                      "1": "Alex рейтинг 12: счёт 110, без очков рейтинга",
-                     "2": "Olya рейтинг 5: счёт 0, рейтинг +10 (5 → 15)"}
+                     "2": "Olya рейтинг 5: счёт 0, рейтинг +10 → 15"}
     assert re.findall(r'data-end-seat="(\d)" data-end-points="(\d+)"', end) == [
         ("0", "8"), ("1", "0"), ("2", "10")]
     seats = re.search(r'<div class="seats".*?</section>|data-seat="0".*', page, re.S).group(0)
