@@ -63,7 +63,8 @@ def table(context: dict) -> SafeString:
         extra["log_html"] = Markup("".join(
             _log_line(parts, language, line["kind"], line["seat"], line["text"])
             for line in words.round_log(context["moves"], context["names"],
-                                        hundred=context["view"].get("hundred"))))
+                                        hundred=context["view"].get("hundred"),
+                                        chain=context["view"]["chain"])))
         summary = context["summary"]
         if summary is not None and summary.get("writing_game"):
             extra["notes"] = words.writing_note(summary)
