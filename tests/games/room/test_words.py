@@ -257,3 +257,42 @@ def test_each_play_is_named_by_a_half_of_its_own_tile_that_touched_the_chain(see
             assert str(last) in move["play"].split("-")
         else:
             assert last is None
+
+
+# -- issue 42, point 4: the whole round's moves ----------------------------------------------
+
+def a_long_round(seats: int = 2, seed: int = 3, moves: int = 14):
+    """A round of random legal moves, with at least ``moves`` moves made and still played."""
+    import random
+
+    rng = random.Random(seed)
+    for _try in range(200):
+        state = rules.new_game(seats, "all")
+        state, _ = rules.start_round(state, rng=rng)
+        while state.phase == rules.PLAYING:
+            if len(state.moves) >= moves and any("draw" in a.to_json() for a in state.moves):
+                return state
+            state, _ = rules.apply(state, rng.choice(rules.legal_actions(state)))
+    raise AssertionError("no long round")
+
+
+def test_the_whole_rounds_moves_are_in_a_dialog_beside_the_short_log():
+    state = a_long_round()
+    table = table_of(state)
+    with translation.override("ru"):
+        markup = html.table(table)
+        every = [line["text"] for line in round_log(
+            table["moves"], table["names"], shown=len(table["moves"]),
+            chain=table["view"]["chain"])]
+    short = re.search(r'<ol class="round-log".*?</ol>', markup, re.S).group(0)
+    whole = re.search(r'<dialog id="round-moves".*?</dialog>', markup, re.S).group(0)
+    lines = lambda part: [re.sub(r"<[^>]+>", "", li).strip()  # noqa: E731
+                          for li in re.findall(r"<li.*?</li>", part, re.S)]
+    assert len(lines(short)) == 8 and len(lines(whole)) == len(every) > 8
+    assert lines(whole) == every and lines(short) == every[-8:]
+    assert lines(whole)[0].endswith(": заход " + table["moves"][0]["play"])
+    # A draw is told without its tile; every tile named lies on the table.
+    assert any("берёт с базара" in line for line in lines(whole))
+    named = set(re.findall(r"\b\d-\d\b", whole))
+    assert named <= {t["name"] for t in table["chain"]}
+    assert 'data-round-moves-open' in markup and "Раунд 1: все ходы" in whole
