@@ -23,4 +23,5 @@ urlpatterns = [
          name="decline_challenge"),
     path("games/<int:match_id>/", room_views.room, name="room"),
     path("games/<int:match_id>/leave/", room_views.room_leave, name="room_leave"),
+    path("games/<int:match_id>/watching/", room_views.room_watching, name="room_watching"),
 ]

@@ -53,10 +53,10 @@ def _describe(move, names, before: rules.GameState, after: rules.GameState, even
             said.append(_("%(name)s leads %(tile)s for a hundred.") % {"name": who, "tile": tile})
         elif not before.chain:
             said.append(_("%(name)s leads %(tile)s.") % {"name": who, "tile": tile})
-        elif end == "left":
-            said.append(_("%(name)s plays %(tile)s on the left.") % {"name": who, "tile": tile})
-        elif end == "right":
-            said.append(_("%(name)s plays %(tile)s on the right.") % {"name": who, "tile": tile})
+        elif end in ("left", "right"):
+            # The end named by the value it showed, as in the room's log (issue 42).
+            said.append(_("%(name)s plays %(tile)s on the %(value)s.") % {
+                "name": who, "tile": tile, "value": before.left if end == "left" else before.right})
         else:
             said.append(_("%(name)s plays %(tile)s.") % {"name": who, "tile": tile})
     elif move.kind == MoveKind.DRAW:

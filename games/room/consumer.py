@@ -70,7 +70,8 @@ class GameConsumer(LiveConsumer):
         # Listening before the first load, so that no later change goes unheard.
         await self.listen(notify.match_group(self.match_id))
         if self.seat is None:  # a spectator: counted until its room ends (``closed``)
-            await watching.arrived(self.match_id)
+            self.watching_as = self.user.get_username() if self.user.is_authenticated else ""
+            await watching.arrived(self.match_id, self.watching_as)
             self.counted_watching = True
         if self.match.is_over:  # read after listening, so that no later change goes unheard
             self.keep_rematch(await database_call(rematch.view_of)(self.match_id))
@@ -78,7 +79,7 @@ class GameConsumer(LiveConsumer):
         # one frame per connection.
         count = await watching.count(self.match_id)
         with translation.override(self.language):
-            counted = watching.html(count)
+            counted = watching.html(count, self.match_id)
         await self.send_room(extra=await self.chat_frame() + counted)
 
     def _who_am_i(self):
@@ -93,7 +94,7 @@ class GameConsumer(LiveConsumer):
         if getattr(self, "watched", False):
             self.snapshots.unwatch(self.match_id)
         if getattr(self, "counted_watching", False):
-            await watching.left(self.match_id)
+            await watching.left(self.match_id, self.watching_as)
 
     async def on_message(self, data: dict) -> None:
         if data.keys() & CHAT_KEYS:  # never a move: handled apart, the match untouched
@@ -231,7 +232,7 @@ class GameConsumer(LiveConsumer):
         if self.sent_version < 0:
             return  # its first frame, still to come, carries the count
         with translation.override(self.language):
-            counted = watching.html(count)
+            counted = watching.html(count, self.match_id)
         await self.send(text_data=counted)
 
     async def drop_chat_line(self, message_id: int):

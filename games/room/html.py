@@ -60,10 +60,14 @@ def table(context: dict) -> SafeString:
             _seat_box(parts, language, tuple(p.items())) for p in context["players"]))
         extra["chain_html"] = Markup("".join(
             _chain_tile(parts, t["a"], t["b"], "last" in t) for t in context["chain"]))
-        extra["log_html"] = Markup("".join(
-            _log_line(parts, language, line["kind"], line["seat"], line["text"])
-            for line in words.round_log(context["moves"], context["names"],
-                                        hundred=context["view"].get("hundred"))))
+        # The whole round told (opened from the short log), its latest lines in sight.
+        told = [_log_line(parts, language, line["kind"], line["seat"], line["text"])
+                for line in words.round_log(context["moves"], context["names"],
+                                            shown=len(context["moves"]),
+                                            hundred=context["view"].get("hundred"),
+                                            chain=context["view"]["chain"])]
+        extra["log_html"] = Markup("".join(told[-words.LOG_SHOWN:]))
+        extra["all_moves_html"] = Markup("".join(told))
         summary = context["summary"]
         if summary is not None and summary.get("writing_game"):
             extra["notes"] = words.writing_note(summary)

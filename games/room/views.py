@@ -1,15 +1,16 @@
 """The game room's pages: the room itself, and the form post that leaves the game."""
 
+from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 from games.lobby import visits
-from games.room import cache as snapshots, chat
+from games.room import cache as snapshots, chat, watching
 from games.play import service as services
 from games.play.errors import PlayError
 from games.models import CHAT_TEXT_MAX, Match
@@ -46,6 +47,14 @@ def room(request, match_id):
         "chat_room": chat.room_for(seat), "quick_phrases": chat.QUICK_PHRASES,
         "chat_max": CHAT_TEXT_MAX,
     })
+
+
+def room_watching(request, match_id):
+    """Who watches the game (opened from the room's count of watchers): the logged-in
+    spectators by login, the anonymous counted; from the shared cache, no query of who
+    watches (games/room/watching.py)."""
+    _match_for(request, match_id)
+    return HttpResponse(watching.list_html(async_to_sync(watching.watchers)(match_id)))
 
 
 @require_POST

@@ -17,13 +17,19 @@ LOG_SHOWN = 8  # the round's latest moves the table tells (a seat's draws in a r
 
 
 def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN,
-              hundred: int | None = None) -> list[dict]:
+              hundred: int | None = None, chain=()) -> list[dict]:
     """The round's latest moves (record moves, oldest first) as lines: ``kind`` (play,
     draw or knock), ``seat`` and ``text``; a seat's draws in a row are one line with
     their count.  Two doubles at once (sea goat) are one line; ``hundred``, the seat that
-    leads this round for a hundred (RULES.md 13), has its lead said so."""
+    leads this round for a hundred (RULES.md 13), has its lead said so.  ``chain``: the
+    view's chain (pairs of halves, left to right), which tells the ends' values.
+
+    A play names the end it went on by the value that end showed (``value``), never by
+    "left" or "right": the chain is drawn as a snake whose rows turn, so its right end may
+    lie on the left of the screen; the open ends are marked with their values on the
+    board (templates/games/room/table.html)."""
     lines: list[dict] = []
-    for move in moves:
+    for move, value in zip(moves, placed_on(moves, chain)):
         seat = move["seat"]
         if "draw" in move and lines and lines[-1]["kind"] == "draw" \
                 and lines[-1]["seat"] == seat:
@@ -35,30 +41,54 @@ def round_log(moves: list[dict], names: dict, shown: int = LOG_SHOWN,
             tile, end = " ".join(tile), "both"
         elif kind == "play" and end is None and seat == hundred:
             end = "hundred"
-        lines.append({"kind": kind, "seat": seat, "tile": tile, "end": end, "count": 1})
+        lines.append({"kind": kind, "seat": seat, "tile": tile, "end": end, "count": 1,
+                      "value": value})
     lines = lines[-shown:]
     language = get_language()
     for line in lines:
         line["text"] = _log_text(language, line["kind"], names.get(line["seat"], "?"),
-                                 line["tile"], line["end"], line["count"])
+                                 line["tile"], line["end"], line["count"], line["value"])
     return lines
+
+
+def placed_on(moves: list[dict], chain) -> list[int | None]:
+    """For each of a round's moves (record moves, oldest first), the value of the open end
+    a tile was played on; None for the lead, two doubles at once, a draw or a knock.
+    Read from the public chain (its tiles' halves as they lie left to right, RECORD.md),
+    from its ends inwards: the round's last play on the left lies first, the one before
+    it second, and so on (two doubles at once took one place at each end)."""
+    said: list[int | None] = [None] * len(moves)
+    left, right = 0, len(chain) - 1
+    for index in range(len(moves) - 1, -1, -1):
+        move = moves[index]
+        tile, end = move.get("play"), move.get("end")
+        if isinstance(tile, list):
+            left, right = left + 1, right - 1
+        elif tile is not None and end == "left" and left <= right:
+            said[index] = chain[left][1]  # its inner half: the end it went on showed it
+            left += 1
+        elif tile is not None and end == "right" and left <= right:
+            said[index] = chain[right][0]
+            right -= 1
+    return said
 
 
 # A line is told again with every move that follows it: worded once, and kept.
 @lru_cache(maxsize=8192)
 def _log_text(language: str, kind: str, name: str, tile: str | None, end: str | None,
-              count: int) -> str:
+              count: int, value: int | None = None) -> str:
     if kind == "play" and end == "both":
         first, second = tile.split()
         return _("%(name)s: %(first)s and %(second)s at once") % {
             "name": name, "first": first, "second": second}
     if kind == "play" and end == "hundred":
         return _("%(name)s: leads with %(tile)s — for a hundred!") % {"name": name, "tile": tile}
+    if kind == "play" and value is not None:
+        # The end named by the value it showed, as the board marks its open ends.
+        return _("%(name)s: %(tile)s on the %(value)s") % {
+            "name": name, "tile": tile, "value": value}
     if kind == "play":
-        words = {"left": _("%(name)s: %(tile)s on the left"),
-                 "right": _("%(name)s: %(tile)s on the right")}.get(
-            end, _("%(name)s: leads with %(tile)s"))
-        return words % {"name": name, "tile": tile}
+        return _("%(name)s: leads with %(tile)s") % {"name": name, "tile": tile}
     if kind == "draw":
         if count > 1:
             return _("%(name)s: draws from the bazaar ×%(count)s") % {"name": name, "count": count}

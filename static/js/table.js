@@ -329,8 +329,47 @@
     tile.style.translate = "0px 0px";
   }
 
+  // -- the whole round's moves ------------------------------------------------------------
+  // A dialog in the table (templates/games/room/table.html), opened by its button; a frame
+  // replaces the table with it, so a dialog that was open is opened again, scrolled where
+  // it was (or to its latest line, if it was there), with the focus where it was.
+  var movesWere = null;
+
+  function movesDialog() {
+    return document.querySelector("#table [data-round-moves]");
+  }
+
+  function openMoves(dialog, was) {
+    if (!dialog || dialog.open || typeof dialog.showModal !== "function") return;
+    dialog.showModal();
+    var list = dialog.querySelector(".round-moves-list");
+    if (was && !was.atEnd) list.scrollTop = was.scrollTop;
+    else list.scrollTop = list.scrollHeight;
+    if (was && was.focus === "list") list.focus();
+  }
+
+  function movesBefore() {
+    var dialog = movesDialog();
+    if (!dialog || !dialog.open) return null;
+    var list = dialog.querySelector(".round-moves-list");
+    return {scrollTop: list.scrollTop,
+            atEnd: list.scrollTop + list.clientHeight >= list.scrollHeight - 2,
+            focus: document.activeElement === list ? "list" : "close"};
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("#table [data-round-moves-open]")) openMoves(movesDialog(), null);
+  });
+  // Closed, the focus goes back to the button that opened it.
+  document.addEventListener("close", function (event) {
+    if (!event.target.matches || !event.target.matches("[data-round-moves]")) return;
+    var opener = document.querySelector("#table [data-round-moves-open]");
+    if (opener && event.target.isConnected) opener.focus();
+  }, true);
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
     before = rectsBefore();
+    movesWere = movesBefore();
   });
 
   // A frame that brought a new table or hand (not a chat line): laid out afresh, and the
@@ -350,8 +389,12 @@
   }
 
   document.addEventListener("htmx:wsAfterMessage", function () {
-    if (refresh()) slideIn(before);
+    if (refresh()) {
+      slideIn(before);
+      if (movesWere) openMoves(movesDialog(), movesWere);
+    }
     before = null;
+    movesWere = null;
   });
   document.addEventListener("DOMContentLoaded", refresh);
   // Resized or turned (a phone on its side): laid out again for the new screen.

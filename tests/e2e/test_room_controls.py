@@ -80,13 +80,18 @@ def test_on_a_phone_a_tile_that_fits_both_ends_goes_to_the_lit_end_tapped(
     expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
     # It slid from the hand to its place (static/js/table.js: from where it was, to 0).
     assert page.locator("#table .chain-tile.last").evaluate("t => t.style.translate") == "0px"
-    side = "слева" if end == "left" else "справа"
-    assert last_line(page) == f"masha: {tile} {side}"
+    # The end named by the value it showed, as the board's marker showed it (issue 42).
+    assert last_line(page) == f"masha: {tile} к {shown_on(state, end)}"
     chain = page.locator("#table .chain-tile")
     placed = chain.first if end == "left" else chain.last
     assert placed.get_attribute("data-tile") == tile
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert person.errors == []
+
+
+def shown_on(state, end: str) -> int:
+    """The value the chain's ``end`` showed before the move (its marker's number)."""
+    return state.left if end == "left" else state.right
 
 
 def test_on_a_phone_a_tile_that_fits_one_end_goes_there_on_a_tap(
@@ -97,7 +102,7 @@ def test_on_a_phone_a_tile_that_fits_one_end_goes_there_on_a_tap(
     tile, end = fits_one_end(state)
     assert person.play(tile) is True  # one tap
     expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
-    assert last_line(page) == f"masha: {tile} {'слева' if end == 'left' else 'справа'}"
+    assert last_line(page) == f"masha: {tile} к {shown_on(state, end)}"
     assert person.errors == []
 
 
@@ -123,7 +128,7 @@ def test_with_a_mouse_a_tile_is_dragged_onto_an_end(people, daphne_server, make_
     page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=5)
     page.mouse.up()
     expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
-    assert last_line(page) == f"masha: {tile} {'слева' if end == 'left' else 'справа'}"
+    assert last_line(page) == f"masha: {tile} к {shown_on(state, end)}"
     assert page.locator(".drag-ghost").count() == 0
     assert page.locator("#table .chain-tile.last").evaluate("t => t.style.translate") == ""
     assert person.errors == []
@@ -143,7 +148,7 @@ def test_a_tile_dropped_off_the_ends_is_not_played(people, daphne_server, make_u
     assert person.play(tile, "left", how="drag")
     expect(page.locator(f"#table .chain-tile.last[data-tile='{tile}']")).to_have_count(1)
     assert Match.objects.get(pk=match.pk).version == match.version + 1
-    assert last_line(page) == f"masha: {tile} слева"
+    assert last_line(page) == f"masha: {tile} к {shown_on(state, 'left')}"
     assert person.errors == []
 
 

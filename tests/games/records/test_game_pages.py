@@ -188,3 +188,15 @@ def test_a_players_pages_speak_to_players_not_in_command_lines(client, finished,
         text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", page, flags=re.S)
         assert not COMMAND_LINE.search(text), (path, COMMAND_LINE.search(text).group(0))
     assert COMMAND_LINE.search("python manage.py replay game.json")  # the check can fail
+
+
+def test_the_replay_names_an_end_by_the_value_it_showed(client, finished):
+    """Issue 42, defect 6, in the replay viewer too: a play goes "к 4", never "слева"."""
+    import re
+
+    said = []
+    for step in range(2, 12):
+        page = client.get(f"/games/{finished.pk}/replay/?step={step}").content.decode()
+        said += re.findall(r"ставит (\d-\d) к (\d)\.", page)
+        assert "слева" not in page and "справа" not in page
+    assert said and all(value in tile.split("-") for tile, value in said), said

@@ -54,7 +54,7 @@ def well_formed(frame: str) -> None:
 ENGLISH = ("Your turn", "bazaar", "Round ", "Score table", "Draw from the bazaar",
            "went out", "Fish, placed by", "The game is over", "Goat", "fish for all",
            "Tiles in hand", "Back to the lobby", "rating +", "credited", "The table",
-           "on the left", "on the right", "draws from", "knocks", "leads", "points left",
+           "on the ", "open end", "draws from", "knocks", "leads", "points left",
            "fish bank", "score opened", "remembered", "round points")
 
 

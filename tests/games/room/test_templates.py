@@ -70,8 +70,8 @@ SHOWN = ['data-status="waiting"', "data-choose-end", 'data-action="draw"', 'clas
          "data-writing-now", "data-writing-summary", "data-writing-notes", 'class="writing-badge"',
          "data-with=", "data-doubles=", "data-winners", 'class="winner-badge"']
 WORDS = {
-    "en": ["Fish, placed by", "went out", "The fish bank +", "next round", "on the left",
-           "on the right", "draws from the bazaar", "knocks", "leads with",
+    "en": ["Fish, placed by", "went out", "The fish bank +", "next round", "on the",
+           "draws from the bazaar", "knocks", "leads with",
            "The game is over", "ran out of time", "left the game.", "A moderator stopped",
            "unrated game", "rating +", "Your turn.", "leads.", "fish for one — the sum of",
            "the points left in hand", "score opened", "remembered points lost",
@@ -79,7 +79,7 @@ WORDS = {
            "Writing:", "Nobody is writing", "The round is won by:", "Winner",
            "Sea goat games are unrated.", "at once"],
     "ru": ["Рыба, рыбак", "Вышел из раунда", "Банк +", "следующий раунд", "Игра окончена",
-           "Козёл", "Ваш ход.", "базар", "Раунд ", "слева", "справа", "берёт с базара",
+           "Козёл", "Ваш ход.", "базар", "Раунд ", " к ", "открытый конец", "берёт с базара",
            ": стук", "заход", "рыба на одного — сумма всех очков", "очки на руке",
            "счёт открыт", "запомненные очки сгорели", "в запомненные", "ничего не начислено",
            "Пишет:", "Никто не пишет", "Раунд выигрывает:", "Победитель",

@@ -129,7 +129,7 @@ def test_a_knock_the_server_makes_is_told_in_the_rooms_log_without_guessing_a_ge
     page = client.get(f"/games/{match.pk}/").content.decode()
     log = re.search(r'<ol class="round-log".*?</ol>', page, re.S).group(0)
     lines = [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li.*?</li>", log, re.S)]
-    assert lines == ["masha: 1-6 справа", "Бот Люба: стук"]
+    assert lines == ["masha: 1-6 к 1", "Бот Люба: стук"]
     client.cookies["django_language"] = "en"
     page = client.get(f"/games/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Bot Lyuba: knocks" in page

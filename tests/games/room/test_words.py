@@ -35,7 +35,8 @@ def table_of(state, bots=()):
 def told(state, language="ru", bots=()):
     table = table_of(state, bots)
     with translation.override(language):
-        return [line["text"] for line in round_log(table["moves"], table["names"])]
+        return [line["text"] for line in round_log(table["moves"], table["names"],
+                                                     chain=table["view"]["chain"])]
 
 
 def explained(state, language="ru"):
@@ -63,10 +64,10 @@ def first_round_with_draws_and_a_knock():
 def test_the_round_is_told_move_by_move_a_seats_draws_in_a_row_as_one_line():
     state = first_round_with_draws_and_a_knock()
     assert told(state) == ["Маша: заход 1-1", "Алексей: берёт с базара ×2",
-                           "Алексей: 0-1 слева", "Маша: 1-2 справа", "Алексей: 2-2 справа"]
+                           "Алексей: 0-1 к 1", "Маша: 1-2 к 1", "Алексей: 2-2 к 2"]
     assert told(state, "en") == ["Маша: leads with 1-1", "Алексей: draws from the bazaar ×2",
-                                 "Алексей: 0-1 on the left", "Маша: 1-2 on the right",
-                                 "Алексей: 2-2 on the right"]
+                                 "Алексей: 0-1 on the 1", "Маша: 1-2 on the 1",
+                                 "Алексей: 2-2 on the 2"]
 
 
 def test_a_knock_and_a_bots_name_and_only_the_latest_lines():
@@ -76,8 +77,9 @@ def test_a_knock_and_a_bots_name_and_only_the_latest_lines():
     state = first_round_with_draws_and_a_knock()
     table = table_of(state)
     with translation.override("ru"):
-        assert [line["text"] for line in round_log(table["moves"], table["names"], shown=2)] \
-            == ["Маша: 1-2 справа", "Алексей: 2-2 справа"]
+        assert [line["text"] for line in round_log(table["moves"], table["names"], shown=2,
+                                                     chain=table["view"]["chain"])] \
+            == ["Маша: 1-2 к 1", "Алексей: 2-2 к 2"]
 
 
 def test_the_last_tile_played_is_marked_and_the_lead_is_found_in_the_chain():
@@ -212,3 +214,85 @@ def test_a_summary_saved_before_the_rules_kept_its_beginning_says_no_why(languag
     with translation.override(language):
         markup = html.table(table_of(old))
     assert 'class="summary"' in markup and 'class="why"' not in markup
+
+
+# -- issue 42, defect 6: an end named so that a player finds it on the screen ------------
+
+def test_a_play_names_the_end_by_the_value_it_showed_never_left_or_right():
+    # The snake's rows turn (static/js/table.js), so the chain's right end may be drawn on
+    # the left of the screen: the log names an end by the value it showed, as the board's
+    # open-end markers show it.
+    state = first_round_with_draws_and_a_knock()
+    for language, words in (("ru", ("слева", "справа")), ("en", ("left", "right"))):
+        lines = told(state, language)
+        assert not [line for line in lines if any(word in line for word in words)], lines
+    table = table_of(state)
+    with translation.override("ru"):
+        markup = html.table(table)
+    assert 'aria-label="открытый конец: 0"' in markup and 'aria-label="открытый конец: 2"' in markup
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_each_play_is_named_by_a_half_of_its_own_tile_that_touched_the_chain(seed):
+    """In random rounds, every play's value is a half of the tile played, is what the
+    chain's end showed just before (the state before the move), and needs no hidden tile."""
+    import random
+
+    from games.room.words import placed_on
+
+    rng = random.Random(seed)
+    state = rules.new_game(2 + seed % 3, "all")
+    state, _ = rules.start_round(state, rng=rng)
+    while state.phase == rules.PLAYING:
+        before = (state.left, state.right)
+        action = rng.choice(rules.legal_actions(state))
+        state, _ = rules.apply(state, action)
+        if state.phase != rules.PLAYING:
+            break
+        view = rules.spectator_view(state)
+        last = placed_on(view["moves"], view["chain"])[-1]
+        move = view["moves"][-1]
+        if "play" in move and move.get("end") in ("left", "right"):
+            assert last == before[0 if move["end"] == "left" else 1]
+            assert str(last) in move["play"].split("-")
+        else:
+            assert last is None
+
+
+# -- issue 42, point 4: the whole round's moves ----------------------------------------------
+
+def a_long_round(seats: int = 2, seed: int = 3, moves: int = 14):
+    """A round of random legal moves, with at least ``moves`` moves made and still played."""
+    import random
+
+    rng = random.Random(seed)
+    for _try in range(200):
+        state = rules.new_game(seats, "all")
+        state, _ = rules.start_round(state, rng=rng)
+        while state.phase == rules.PLAYING:
+            if len(state.moves) >= moves and any("draw" in a.to_json() for a in state.moves):
+                return state
+            state, _ = rules.apply(state, rng.choice(rules.legal_actions(state)))
+    raise AssertionError("no long round")
+
+
+def test_the_whole_rounds_moves_are_in_a_dialog_beside_the_short_log():
+    state = a_long_round()
+    table = table_of(state)
+    with translation.override("ru"):
+        markup = html.table(table)
+        every = [line["text"] for line in round_log(
+            table["moves"], table["names"], shown=len(table["moves"]),
+            chain=table["view"]["chain"])]
+    short = re.search(r'<ol class="round-log".*?</ol>', markup, re.S).group(0)
+    whole = re.search(r'<dialog id="round-moves".*?</dialog>', markup, re.S).group(0)
+    lines = lambda part: [re.sub(r"<[^>]+>", "", li).strip()  # noqa: E731
+                          for li in re.findall(r"<li.*?</li>", part, re.S)]
+    assert len(lines(short)) == 8 and len(lines(whole)) == len(every) > 8
+    assert lines(whole) == every and lines(short) == every[-8:]
+    assert lines(whole)[0].endswith(": заход " + table["moves"][0]["play"])
+    # A draw is told without its tile; every tile named lies on the table.
+    assert any("берёт с базара" in line for line in lines(whole))
+    named = set(re.findall(r"\b\d-\d\b", whole))
+    assert named <= {t["name"] for t in table["chain"]}
+    assert 'data-round-moves-open' in markup and "Раунд 1: все ходы" in whole
