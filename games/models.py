@@ -32,6 +32,14 @@ class Fish(models.TextChoices):
     ONE = "one", _("fish for one")
 
 
+class BotLevel(models.TextChoices):
+    """How well a bot plays (games/bots/levels.py, weakest first)."""
+
+    BEGINNER = "beginner", _("beginner")
+    HEURISTIC = "heuristic", _("club player")
+    MASTER = "master", _("master")
+
+
 class Game(models.TextChoices):
     """Which game a table plays (games/rules/variant.py)."""
 
@@ -179,6 +187,11 @@ class Match(models.Model):
         """Seat number -> the user sitting there (None for a bot)."""
         return dict(self.seats.values_list("number", "user_id"))
 
+    @cached_property
+    def bot_levels(self) -> dict[int, str]:
+        """Seat number -> its bot's level (games/bots/levels.py), for the bots' seats."""
+        return dict(self.seats.filter(user=None).values_list("number", "bot_level"))
+
 
 class Seat(models.Model):
     """Who sits at seat `number` of a match: a registered user, or a bot."""
@@ -196,6 +209,10 @@ class Seat(models.Model):
         verbose_name=_("user"),
     )
     bot_name = models.CharField(_("bot"), max_length=40, blank=True, default="")
+    # A bot's level (empty for a person, and for bots seated before levels: they play as
+    # a club player, the one bot there was).
+    bot_level = models.CharField(_("bot's level"), max_length=16, blank=True, default="",
+                                 choices=BotLevel.choices)
     # The seat's part of the verifiable deal (RECORD.md, kozel-fair/1): up to 64
     # printable ASCII characters, the person's choice; a bot's is its seat number.
     client_seed = models.CharField(_("client seed"), max_length=64, blank=True, default="")
@@ -224,8 +241,14 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        """What the table calls this seat: the person's login, or the bot's name."""
-        return self.bot_name if self.is_bot else self.user.username
+        """What the table calls this seat: the person's login, or the bot's name with its
+        level (in the page's language)."""
+        if not self.is_bot:
+            return self.user.username
+        if self.bot_level in BotLevel.values:
+            return _("%(name)s (%(level)s)") % {"name": self.bot_name,
+                                                "level": BotLevel(self.bot_level).label}
+        return self.bot_name
 
     def __str__(self):
         who = self.bot_name if self.is_bot else self.user
