@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.functional import cached_property
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.moderators import is_moderator
 from games import rules
@@ -38,6 +38,11 @@ class BotLevel(models.TextChoices):
     BEGINNER = "beginner", _("beginner")
     HEURISTIC = "heuristic", _("club player")
     MASTER = "master", _("master")
+
+
+# The levels' words untranslated (BotLevel's labels' msgids), for what translates them
+# only when it renders: the room's table, worked out once for every language.
+BOT_LEVEL_WORDS = {"beginner": "beginner", "heuristic": "club player", "master": "master"}
 
 
 class Game(models.TextChoices):
@@ -242,17 +247,28 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         """What the table calls this seat: the person's login, or the bot's name with its
-        level (in the page's language)."""
+        level (in the language active now)."""
         if not self.is_bot:
             return self.user.username
-        if self.bot_level in BotLevel.values:
-            return _("%(name)s (%(level)s)") % {"name": self.bot_name,
-                                                "level": BotLevel(self.bot_level).label}
-        return self.bot_name
+        return _bot_shown(self.bot_name, self.bot_level)
+
+    @property
+    def plain_name(self) -> str:
+        """The person's login, or the bot's name without its level: the same in every
+        language (the room works its table out once for all of them, and says a bot's
+        level beside its name in each)."""
+        return self.bot_name if self.is_bot else self.user.username
 
     def __str__(self):
         who = self.bot_name if self.is_bot else self.user
         return _("#%(match)s, seat %(seat)s: %(who)s") % {"match": self.match_id, "seat": self.number, "who": who}
+
+
+def _bot_shown(name: str, level: str) -> str:
+    if level in BotLevel.values:
+        return gettext("%(name)s (%(level)s)") % {"name": name, "level": BotLevel(level).label}
+    return name
+
 
 
 class SeatAddress(models.Model):

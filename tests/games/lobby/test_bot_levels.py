@@ -8,7 +8,7 @@ from django.utils import translation
 
 from games.bots import levels
 from games.lobby import service as requests
-from games.models import BotLevel, Match, Seat
+from games.models import BOT_LEVEL_WORDS, BotLevel, Match, Seat
 from games.play import bots, service
 from tests.formseeds import post_form
 
@@ -17,6 +17,9 @@ BOTS = "/games/bots/"
 
 def test_the_levels_are_the_bots_packages():
     assert tuple(BotLevel.values) == levels.LEVELS
+    with translation.override("en"):
+        assert {level: str(BotLevel(level).label) for level in BotLevel.values} \
+            == BOT_LEVEL_WORDS
 
 
 def test_the_form_offers_the_three_levels_in_russian_and_english(client, make_user):
@@ -78,3 +81,11 @@ def test_the_clock_plays_each_bot_at_its_level(make_user, monkeypatch, settings,
     Match.objects.filter(pk=match.pk).update(deadline=match.deadline.replace(year=2000))
     assert service.run_due(match.pk)
     assert asked == [level]
+
+
+def test_the_room_names_a_bot_with_its_level_in_each_language(make_user):
+    from games.room import cache
+    match = requests.play_with_bots(make_user("me"), 2, level="beginner")
+    snapshot = cache.load(match.pk)
+    assert "data-bot-level>новичок</small>" in cache.table(snapshot, "ru")
+    assert "data-bot-level>beginner</small>" in cache.table(snapshot, "en")
