@@ -7,9 +7,10 @@ import pytest
 from django.utils import translation
 
 from games.bots import levels
-from games.lobby import service as requests
-from games.models import BOT_LEVEL_WORDS, BotLevel, Match, Seat
+from games.lobby import rematch, service as requests
+from games.models import BOT_LEVEL_WORDS, BotLevel, Match, Rematch, Seat
 from games.play import bots, service
+from games.room import cache
 from tests.formseeds import post_form
 
 BOTS = "/games/bots/"
@@ -84,8 +85,16 @@ def test_the_clock_plays_each_bot_at_its_level(make_user, monkeypatch, settings,
 
 
 def test_the_room_names_a_bot_with_its_level_in_each_language(make_user):
-    from games.room import cache
     match = requests.play_with_bots(make_user("me"), 2, level="beginner")
     snapshot = cache.load(match.pk)
     assert "data-bot-level>новичок</small>" in cache.table(snapshot, "ru")
     assert "data-bot-level>beginner</small>" in cache.table(snapshot, "en")
+
+
+def test_one_more_game_keeps_the_bots_level(make_user):
+    olya = make_user("olya")
+    table = requests.play_with_bots(olya, 3, level="beginner")
+    service.leave_game(table.pk, olya)
+    rematch.accept(table.pk, olya, "mine")
+    new = Rematch.objects.get(game=table).table
+    assert set(new.bot_levels.values()) == {"beginner"} and len(new.bot_levels) == 2
