@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.functional import cached_property
-from django.utils.translation import gettext_lazy as _
+from django.utils.functional import cached_property, lazy
+from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.moderators import is_moderator
 from games import rules
@@ -30,6 +30,19 @@ class Fish(models.TextChoices):
 
     ALL = "all", _("fish for all")
     ONE = "one", _("fish for one")
+
+
+class BotLevel(models.TextChoices):
+    """How well a bot plays (games/bots/levels.py, weakest first)."""
+
+    BEGINNER = "beginner", _("beginner")
+    HEURISTIC = "heuristic", _("club player")
+    MASTER = "master", _("master")
+
+
+# The levels' words untranslated (BotLevel's labels' msgids), for what translates them
+# only when it renders: the room's table, worked out once for every language.
+BOT_LEVEL_WORDS = {"beginner": "beginner", "heuristic": "club player", "master": "master"}
 
 
 class Game(models.TextChoices):
@@ -179,6 +192,11 @@ class Match(models.Model):
         """Seat number -> the user sitting there (None for a bot)."""
         return dict(self.seats.values_list("number", "user_id"))
 
+    @cached_property
+    def bot_levels(self) -> dict[int, str]:
+        """Seat number -> its bot's level (games/bots/levels.py), for the bots' seats."""
+        return dict(self.seats.filter(user=None).values_list("number", "bot_level"))
+
 
 # The names the lobby gives bots (games/lobby/service.py), as Seat.bot_name keeps them:
 # shown in the viewer's language, each saying that it is a bot (so no "bot" mark beside it).
@@ -212,6 +230,10 @@ class Seat(models.Model):
         verbose_name=_("user"),
     )
     bot_name = models.CharField(_("bot"), max_length=40, blank=True, default="")
+    # A bot's level (empty for a person, and for bots seated before levels: they play as
+    # a club player, the one bot there was).
+    bot_level = models.CharField(_("bot's level"), max_length=16, blank=True, default="",
+                                 choices=BotLevel.choices)
     # The seat's part of the verifiable deal (RECORD.md, kozel-fair/1): up to 64
     # printable ASCII characters, the person's choice; a bot's is its seat number.
     client_seed = models.CharField(_("client seed"), max_length=64, blank=True, default="")
@@ -240,8 +262,16 @@ class Seat(models.Model):
 
     @property
     def name(self):
-        """What the table calls this seat: the person's login, or the bot's name in the
-        viewer's language (lazy: str() it to join or encode it)."""
+        """What the table calls this seat: the person's login, or the bot's name with its
+        level, in the viewer's language (lazy: str() it to join or encode it)."""
+        if not self.is_bot:
+            return self.user.username
+        return _bot_shown(self.bot_name, self.bot_level)
+
+    @property
+    def plain_name(self):
+        """The person's login, or the bot's name without its level, in the viewer's
+        language (lazy): the room says a bot's level beside its name."""
         return shown_bot_name(self.bot_name) if self.is_bot else self.user.username
 
     @property
@@ -252,6 +282,22 @@ class Seat(models.Model):
     def __str__(self):
         who = self.bot_name if self.is_bot else self.user
         return _("#%(match)s, seat %(seat)s: %(who)s") % {"match": self.match_id, "seat": self.number, "who": who}
+
+
+def _with_level(name, level: str) -> str:
+    return gettext("%(name)s (%(level)s)") % {"name": str(name),
+                                              "level": str(BotLevel(level).label)}
+
+
+_with_level_lazy = lazy(_with_level, str)
+
+
+def _bot_shown(name: str, level: str):
+    """A bot's name with its level, in the language active when shown."""
+    if level in BotLevel.values:
+        return _with_level_lazy(shown_bot_name(name), level)
+    return shown_bot_name(name)
+
 
 
 class SeatAddress(models.Model):
