@@ -31,12 +31,27 @@ def needs_redeal(hand: Sequence[Tile]) -> bool:
 
 
 def _mask_needs_redeal(mask: int) -> bool:
-    if (mask & DOUBLE_MASK).bit_count() >= 5:
-        return True
-    for value_mask in VALUE_MASK:
-        if (mask & value_mask).bit_count() >= 6:
-            return True
-    return False
+    # Every value's tile count and the doubles' count, one nibble each (values 0-6, then
+    # the doubles), summed over four 7-tile chunks: no count exceeds 7, so the nibbles
+    # never carry.  Adding 2 to each value's (3 to the doubles') sets a nibble's top bit
+    # exactly when that count reaches 6 (5 doubles).
+    counts = (_COUNTS_BY_CHUNK[0][mask & 127] + _COUNTS_BY_CHUNK[1][mask >> 7 & 127]
+              + _COUNTS_BY_CHUNK[2][mask >> 14 & 127] + _COUNTS_BY_CHUNK[3][mask >> 21])
+    return bool((counts + _REDEAL_BIAS) & _NIBBLE_TOPS)
+
+
+def _tile_counts(t: Tile) -> int:
+    if t.is_double:
+        return 1 << 4 * t.low | 1 << 28
+    return 1 << 4 * t.low | 1 << 4 * t.high
+
+
+_COUNTS_BY_CHUNK = tuple(
+    tuple(sum(_tile_counts(TILES[chunk * 7 + i]) for i in range(7) if bits >> i & 1)
+          for bits in range(128))
+    for chunk in range(4))
+_REDEAL_BIAS = 0x32222222
+_NIBBLE_TOPS = 0x88888888
 
 
 def random_deal(seats: int, rng: random.Random) -> Deal:
@@ -54,14 +69,16 @@ def random_deal_masks(seats: int, rng: random.Random) -> tuple[tuple[int, ...], 
     The hands' order within a hand carries no information, so a mask loses nothing.
     """
     dealt = seats * HAND_SIZE
+    random, bits, needs_redeal = rng.random, _BITS, _mask_needs_redeal
     while True:
-        order = _shuffled_indexes(rng)
+        # _shuffled_indexes, inlined: this runs on every simulated round.
+        keys = [random() for _ in _INDEXES]
+        order = sorted(_INDEXES, key=keys.__getitem__)
         hands = []
         for start in range(0, dealt, HAND_SIZE):
-            mask = 0
-            for index in order[start:start + HAND_SIZE]:
-                mask |= 1 << index
-            if _mask_needs_redeal(mask):
+            a, b, c, d, e, f, g = order[start:start + HAND_SIZE]
+            mask = bits[a] | bits[b] | bits[c] | bits[d] | bits[e] | bits[f] | bits[g]
+            if needs_redeal(mask):
                 break
             hands.append(mask)
         else:
@@ -80,6 +97,7 @@ def _shuffled_indexes(rng: random.Random) -> list[int]:
 
 
 _INDEXES = range(len(TILES))
+_BITS = tuple(t.bit for t in TILES)
 
 
 def deal_from_json(data: object, seats: int) -> Deal:
