@@ -112,44 +112,56 @@ def start_round(state: GameState, deal: Deal | None = None,
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action the seat to move may take now; empty when no round is being played."""
     legal = state._legal
-    if legal is None:
+    if legal is not None:
+        return legal
+    left = state.left
+    if left < 0 or state.phase != PHASE_PLAY or state.board.own_rules is not None:
         legal = state._legal = _generate(state)
+        return legal
+    # Kozel's moves on a chain (_generate's own, inlined: every simulated move asks).
+    # The plays on each end, memoized by the tiles that fit it and the seat (an action
+    # names its end, not the end's value): at most 7 tiles fit an end, so there are few
+    # keys and nearly every look-up hits.
+    seat = state.turn
+    hand = state.hands[seat]
+    fit_left = hand & VALUE_MASK[left]
+    fit_right = hand & VALUE_MASK[state.right]
+    if fit_left:
+        key = fit_left << 2 | seat
+        legal = _LEFT_PLAYS.get(key)
+        if legal is None:
+            legal = _LEFT_PLAYS[key] = _plays(seat, fit_left, LEFT)
+        if fit_right:
+            key = fit_right << 2 | seat
+            on_right = _RIGHT_PLAYS.get(key)
+            if on_right is None:
+                on_right = _RIGHT_PLAYS[key] = _plays(seat, fit_right, RIGHT)
+            legal += on_right
+    elif fit_right:
+        key = fit_right << 2 | seat
+        legal = _RIGHT_PLAYS.get(key)
+        if legal is None:
+            legal = _RIGHT_PLAYS[key] = _plays(seat, fit_right, RIGHT)
+    else:
+        legal = (_DRAWS[seat],) if state.bazaar else (_KNOCKS[seat],)
+    state._legal = legal
     return legal
 
 
 def _generate(state: GameState) -> tuple[Action, ...]:
+    """``legal_actions`` where it does not inline it: no round, another game's rules, the
+    lead."""
     if state.phase != PHASE_PLAY:
         return ()
     if state.board.own_rules is not None:
         return state.board.own_rules.legal_actions(state)
     seat = state.turn
+    if state.lead >= 0:  # the first round's lead (RULES.md 4)
+        return (_PLAYS[seat, state.lead, None],)
     hand = state.hands[seat]
-    left = state.left
-    if left < 0:  # the lead
-        if state.lead >= 0:
-            return (_PLAYS[seat, state.lead, None],)
-        leads = _LEADS_BY_CHUNK[seat]  # any tile: four look-ups of 7 tiles each
-        return (leads[0][hand & 127] + leads[1][hand >> 7 & 127]
-                + leads[2][hand >> 14 & 127] + leads[3][hand >> 21])
-    fit_right = hand & VALUE_MASK[state.right]
-    fit_left = hand & VALUE_MASK[left]
-    # The plays on each end, memoized by the tiles that fit it and the seat (an action
-    # names its end, not the end's value): at most 7 tiles fit an end, so there are few
-    # keys and nearly every look-up hits.
-    if fit_left:
-        key = fit_left << 2 | seat
-        on_left = _LEFT_PLAYS.get(key)
-        if on_left is None:
-            on_left = _LEFT_PLAYS[key] = _plays(seat, fit_left, LEFT)
-        if not fit_right:
-            return on_left
-    elif not fit_right:
-        return (_DRAWS[seat],) if state.bazaar else (_KNOCKS[seat],)
-    key = fit_right << 2 | seat
-    on_right = _RIGHT_PLAYS.get(key)
-    if on_right is None:
-        on_right = _RIGHT_PLAYS[key] = _plays(seat, fit_right, RIGHT)
-    return on_left + on_right if fit_left else on_right
+    leads = _LEADS_BY_CHUNK[seat]  # any tile: four look-ups of 7 tiles each
+    return (leads[0][hand & 127] + leads[1][hand >> 7 & 127]
+            + leads[2][hand >> 14 & 127] + leads[3][hand >> 21])
 
 
 def _plays(seat: int, fit: int, end: str) -> tuple[Action, ...]:
@@ -172,9 +184,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
     """Play ``action``; return the new state and the events to show.  Raises IllegalAction."""
     if type(action) is not Action:
         raise MalformedAction("not an action: use play(), draw(), knock() or action_from_json()")
-    legal = state._legal  # legal_actions(state), inlined: this is the hottest path
+    legal = state._legal
     if legal is None:
-        legal = state._legal = _generate(state)
+        legal = legal_actions(state)
     if action not in legal:
         action = _resolve_end(state, action)
         if action not in legal:
