@@ -69,7 +69,7 @@ def random_deal_masks(seats: int, rng: random.Random) -> tuple[tuple[int, ...], 
     The hands' order within a hand carries no information, so a mask loses nothing.
     """
     dealt = seats * HAND_SIZE
-    random, bits, needs_redeal = rng.random, _BITS, _mask_needs_redeal
+    random, dealt_tile = rng.random, _DEALT_TILE
     while True:
         # _shuffled_indexes, inlined: this runs on every simulated round.
         keys = [random() for _ in _INDEXES]
@@ -77,10 +77,12 @@ def random_deal_masks(seats: int, rng: random.Random) -> tuple[tuple[int, ...], 
         hands = []
         for start in range(0, dealt, HAND_SIZE):
             a, b, c, d, e, f, g = order[start:start + HAND_SIZE]
-            mask = bits[a] | bits[b] | bits[c] | bits[d] | bits[e] | bits[f] | bits[g]
-            if needs_redeal(mask):
+            # The hand's bits and its counts (_mask_needs_redeal's) in one sum.
+            dealt_hand = (dealt_tile[a] + dealt_tile[b] + dealt_tile[c] + dealt_tile[d]
+                          + dealt_tile[e] + dealt_tile[f] + dealt_tile[g])
+            if (dealt_hand + _DEALT_BIAS) & _DEALT_TOPS:
                 break
-            hands.append(mask)
+            hands.append(dealt_hand & ALL_MASK)
         else:
             return tuple(hands), tuple(order[dealt:])
 
@@ -97,7 +99,11 @@ def _shuffled_indexes(rng: random.Random) -> list[int]:
 
 
 _INDEXES = range(len(TILES))
-_BITS = tuple(t.bit for t in TILES)
+# Per tile, its bit and above the 28 tiles' bits its counts (_tile_counts): a hand's
+# tiles summed give its bitmask (the bits differ, so nothing carries) and its counts.
+_DEALT_TILE = tuple(_tile_counts(t) << len(TILES) | t.bit for t in TILES)
+_DEALT_BIAS = _REDEAL_BIAS << len(TILES)
+_DEALT_TOPS = _NIBBLE_TOPS << len(TILES)
 
 
 def deal_from_json(data: object, seats: int) -> Deal:
