@@ -334,7 +334,7 @@ def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
     if board.own_rules is not None:
         return board.own_rules.end_round(new, result, seat, events)
     hands = new.hands
-    points = tuple(map(scoring.round_points, hands))
+    points = list(map(scoring.round_points, hands))
     variant = board.variant
     if variant.pairs:
         tallies, pair_summary = _score_pairs(board, result, seat, points)
@@ -349,7 +349,7 @@ def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
             board.bank)
         pair_summary = None
     summary = {
-        "round": board.round, "result": result, "seat": seat, "points": list(points),
+        "round": board.round, "result": result, "seat": seat, "points": points,
         "credited": credited, "scores": scores, "remembered": remembered,
         "opened": opened, "bank": bank,
         # The round is over, so what is left in the hands is shown to all (not the bazaar).
@@ -368,7 +368,9 @@ def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
                                    tuple(remembered), tuple(opened), bank, summary, goats)
                            + board[10:])
     new.turn = seat
-    events.append(dict(summary, type="round_ended"))
+    event = summary.copy()
+    event["type"] = "round_ended"
+    events.append(event)
     if goats:
         new.phase = FINISHED
         events.append({"type": "game_over", "goats": list(goats), "scores": list(scores)})
