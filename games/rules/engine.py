@@ -191,56 +191,14 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
         action = _resolve_end(state, action)
         if action not in legal:
             raise _why_illegal(state, action)
-    kind = action[0]
-    if kind == PLAY:
-        return _play(state, action)
-    if kind == KNOCK:
-        return _knock(state, action)
-    if kind == DRAW:
-        return _draw(state, action)
-    return state.board.own_rules.apply(state, action)  # a move of its game's own
-
-
-
-def apply_turn(state: GameState, action: Action) -> tuple[GameState, list[dict], list[Action]]:
-    """``apply``, then the knocks the server makes for whoever can only knock (RULES.md 5,
-    rule 3: nothing fits and the bazaar is empty), each announced with ``"auto": True``.
-
-    Returns the state after them, all the events, and the knocks made (for the move log).
-    Raises IllegalAction, as ``apply`` does, for the player's own action.
-    """
-    state, events = apply(state, action)
-    knocks = []
-    while state.phase == PHASE_PLAY:
-        legal = legal_actions(state)
-        if len(legal) != 1 or legal[0].kind != KNOCK:
-            break
-        state, knocked = apply(state, legal[0])
-        knocked[0]["auto"] = True
-        events += knocked
-        knocks.append(legal[0])
-    return state, events, knocks
-
-# The hands with one seat's replaced, by the number of seats and the seat: one call that
-# builds the tuple, where slicing and joining costs three times as much.
-_SET_HAND = (
-    (), (),
-    (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
-    (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]),
-     lambda h, x: (h[0], h[1], x)),
-    (lambda h, x: (x, h[1], h[2], h[3]), lambda h, x: (h[0], x, h[2], h[3]),
-     lambda h, x: (h[0], h[1], x, h[3]), lambda h, x: (h[0], h[1], h[2], x)),
-)
-_NEXT_SEAT = tuple(tuple((seat + 1) % seats for seat in range(seats)) if seats else ()
-                   for seats in range(MAX_SEATS + 1))
-
-
-# The three below build the new state field by field (every slot of GameState, as
-# ``copy`` does, without copying what they set anew): they are the hot path of every
-# simulation.  ``apply`` has checked the action, so they trust it.
-
-def _play(state: GameState, action: Action):
-    _, seat, t, end, _ = action
+    kind, seat, t, end, _ = action
+    if kind != PLAY:
+        if kind == KNOCK:
+            return _knock(state, action)
+        if kind == DRAW:
+            return _draw(state, action)
+        return state.board.own_rules.apply(state, action)  # a move of its game's own
+    # A play, built here (the hottest path: a call less).
     board = state.board
     new = _new_state(GameState)
     new.board = board
@@ -280,6 +238,44 @@ def _play(state: GameState, action: Action):
     new.turn = _NEXT_SEAT[board.seats][seat]
     return new, events
 
+
+
+def apply_turn(state: GameState, action: Action) -> tuple[GameState, list[dict], list[Action]]:
+    """``apply``, then the knocks the server makes for whoever can only knock (RULES.md 5,
+    rule 3: nothing fits and the bazaar is empty), each announced with ``"auto": True``.
+
+    Returns the state after them, all the events, and the knocks made (for the move log).
+    Raises IllegalAction, as ``apply`` does, for the player's own action.
+    """
+    state, events = apply(state, action)
+    knocks = []
+    while state.phase == PHASE_PLAY:
+        legal = legal_actions(state)
+        if len(legal) != 1 or legal[0].kind != KNOCK:
+            break
+        state, knocked = apply(state, legal[0])
+        knocked[0]["auto"] = True
+        events += knocked
+        knocks.append(legal[0])
+    return state, events, knocks
+
+# The hands with one seat's replaced, by the number of seats and the seat: one call that
+# builds the tuple, where slicing and joining costs three times as much.
+_SET_HAND = (
+    (), (),
+    (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
+    (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]),
+     lambda h, x: (h[0], h[1], x)),
+    (lambda h, x: (x, h[1], h[2], h[3]), lambda h, x: (h[0], x, h[2], h[3]),
+     lambda h, x: (h[0], h[1], x, h[3]), lambda h, x: (h[0], h[1], h[2], x)),
+)
+_NEXT_SEAT = tuple(tuple((seat + 1) % seats for seat in range(seats)) if seats else ()
+                   for seats in range(MAX_SEATS + 1))
+
+
+# ``apply`` (a play), ``_draw`` and ``_knock`` build the new state field by field (every
+# slot of GameState, as ``copy`` does, without copying what they set anew): they are the
+# hot path of every simulation.  ``apply`` has checked the action, so they trust it.
 
 def _draw(state: GameState, action: Action):
     board = state.board
