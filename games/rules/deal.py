@@ -6,7 +6,7 @@ import random
 from typing import NamedTuple, Sequence
 
 from .errors import InvalidDeal, MalformedAction
-from .tiles import ALL_MASK, DOUBLE_MASK, TILES, VALUE_MASK, Tile, tile, tiles_of
+from .tiles import ALL_MASK, TILES, Tile, tile, tiles_of
 
 HAND_SIZE = 7
 

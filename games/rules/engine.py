@@ -14,14 +14,14 @@ import random
 import secrets
 
 from . import scoring
-from .actions import DOUBLES, DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, _DRAWS, _KNOCKS, _PLAYS
+from .actions import (DOUBLES, DRAW, KNOCK, LEFT, MAX_SEATS, PLAY, RIGHT, Action, _DRAWS, _KNOCKS,
+                      _PLAYS)
 from .deal import Deal, check_deal, random_deal_masks
 from .errors import IllegalAction, InvalidState, MalformedAction
 from .state import DEAL, FINISHED, INTERRUPTED, Board, GameState
 from .state import PLAY as PHASE_PLAY
 from .tiles import (FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK,
                     mask_of, names_of, tiles_of)
-from .actions import MAX_SEATS
 from .variant import Variant
 
 __all__ = ["new_game", "start_round", "legal_actions", "apply", "interrupt", "first_lead"]
@@ -237,7 +237,6 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
         return _end_round(new, scoring.FISH, seat, events)  # fish, double or not
     new.turn = _NEXT_SEAT[board.seats][seat]
     return new, events
-
 
 
 def apply_turn(state: GameState, action: Action) -> tuple[GameState, list[dict], list[Action]]:
