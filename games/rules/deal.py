@@ -6,7 +6,7 @@ import random
 from typing import NamedTuple, Sequence
 
 from .errors import InvalidDeal, MalformedAction
-from .tiles import ALL_MASK, DOUBLE_MASK, TILES, VALUE_MASK, Tile, tile, tiles_of
+from .tiles import ALL_MASK, TILES, Tile, tile, tiles_of
 
 HAND_SIZE = 7
 
@@ -31,12 +31,27 @@ def needs_redeal(hand: Sequence[Tile]) -> bool:
 
 
 def _mask_needs_redeal(mask: int) -> bool:
-    if (mask & DOUBLE_MASK).bit_count() >= 5:
-        return True
-    for value_mask in VALUE_MASK:
-        if (mask & value_mask).bit_count() >= 6:
-            return True
-    return False
+    # Every value's tile count and the doubles' count, one nibble each (values 0-6, then
+    # the doubles), summed over four 7-tile chunks: no count exceeds 7, so the nibbles
+    # never carry.  Adding 2 to each value's (3 to the doubles') sets a nibble's top bit
+    # exactly when that count reaches 6 (5 doubles).
+    counts = (_COUNTS_BY_CHUNK[0][mask & 127] + _COUNTS_BY_CHUNK[1][mask >> 7 & 127]
+              + _COUNTS_BY_CHUNK[2][mask >> 14 & 127] + _COUNTS_BY_CHUNK[3][mask >> 21])
+    return bool((counts + _REDEAL_BIAS) & _NIBBLE_TOPS)
+
+
+def _tile_counts(t: Tile) -> int:
+    if t.is_double:
+        return 1 << 4 * t.low | 1 << 28
+    return 1 << 4 * t.low | 1 << 4 * t.high
+
+
+_COUNTS_BY_CHUNK = tuple(
+    tuple(sum(_tile_counts(TILES[chunk * 7 + i]) for i in range(7) if bits >> i & 1)
+          for bits in range(128))
+    for chunk in range(4))
+_REDEAL_BIAS = 0x32222222
+_NIBBLE_TOPS = 0x88888888
 
 
 def random_deal(seats: int, rng: random.Random) -> Deal:
@@ -54,16 +69,20 @@ def random_deal_masks(seats: int, rng: random.Random) -> tuple[tuple[int, ...], 
     The hands' order within a hand carries no information, so a mask loses nothing.
     """
     dealt = seats * HAND_SIZE
+    random, dealt_tile = rng.random, _DEALT_TILE
     while True:
-        order = _shuffled_indexes(rng)
+        # _shuffled_indexes, inlined: this runs on every simulated round.
+        keys = [random() for _ in _INDEXES]
+        order = sorted(_INDEXES, key=keys.__getitem__)
         hands = []
         for start in range(0, dealt, HAND_SIZE):
-            mask = 0
-            for index in order[start:start + HAND_SIZE]:
-                mask |= 1 << index
-            if _mask_needs_redeal(mask):
+            a, b, c, d, e, f, g = order[start:start + HAND_SIZE]
+            # The hand's bits and its counts (_mask_needs_redeal's) in one sum.
+            dealt_hand = (dealt_tile[a] + dealt_tile[b] + dealt_tile[c] + dealt_tile[d]
+                          + dealt_tile[e] + dealt_tile[f] + dealt_tile[g])
+            if (dealt_hand + _DEALT_BIAS) & _DEALT_TOPS:
                 break
-            hands.append(mask)
+            hands.append(dealt_hand & ALL_MASK)
         else:
             return tuple(hands), tuple(order[dealt:])
 
@@ -80,6 +99,11 @@ def _shuffled_indexes(rng: random.Random) -> list[int]:
 
 
 _INDEXES = range(len(TILES))
+# Per tile, its bit and above the 28 tiles' bits its counts (_tile_counts): a hand's
+# tiles summed give its bitmask (the bits differ, so nothing carries) and its counts.
+_DEALT_TILE = tuple(_tile_counts(t) << len(TILES) | t.bit for t in TILES)
+_DEALT_BIAS = _REDEAL_BIAS << len(TILES)
+_DEALT_TOPS = _NIBBLE_TOPS << len(TILES)
 
 
 def deal_from_json(data: object, seats: int) -> Deal:

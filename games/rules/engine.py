@@ -14,10 +14,11 @@ import random
 import secrets
 
 from . import scoring
-from .actions import DOUBLES, DRAW, KNOCK, LEFT, PLAY, RIGHT, Action, _DRAWS, _KNOCKS, _PLAYS
+from .actions import (DOUBLES, DRAW, KNOCK, LEFT, MAX_SEATS, PLAY, RIGHT, Action, _DRAWS, _KNOCKS,
+                      _PLAYS)
 from .deal import Deal, check_deal, random_deal_masks
 from .errors import IllegalAction, InvalidState, MalformedAction
-from .state import DEAL, FINISHED, INTERRUPTED, GameState
+from .state import DEAL, FINISHED, INTERRUPTED, Board, GameState
 from .state import PLAY as PHASE_PLAY
 from .tiles import (FIRST_LEAD_DOUBLES, NON_DOUBLE_LEAD_ORDER, NON_DOUBLE_MASK, TILES, VALUE_MASK,
                     mask_of, names_of, tiles_of)
@@ -31,8 +32,24 @@ TIMEOUT, LEFT_GAME = "timeout", "left"
 def new_game(seats: int | Variant, fish: str = "all", pairs: bool = False) -> GameState:
     """A game waiting for its first deal: of a ``Variant``, or of Kozel at ``seats`` with
     its fish rule, ``pairs`` for two pairs of four (RULES.md 11)."""
-    variant = seats if type(seats) is Variant else Variant(seats, fish, pairs)
-    return GameState(variant)
+    if type(seats) is Variant:
+        return GameState(seats)
+    # A fresh game of each Kozel table, made once and copied (a simulation starts many):
+    # only exact ints, strings and bools are looked up, so that 4.0 or 1 for True is
+    # still refused by Variant as before.
+    key = (seats, fish, pairs) if (type(seats) is int and type(pairs) is bool
+                                   and type(fish) is str) else None
+    fresh = _FRESH_GAMES.get(key)
+    if fresh is None:
+        fresh = GameState(Variant(seats, fish, pairs))
+        if key is not None:
+            _FRESH_GAMES[key] = fresh
+    return fresh.copy()
+
+
+_FRESH_GAMES: dict[tuple, GameState] = {}
+_new_state = object.__new__
+_new_board = tuple.__new__
 
 
 _LEAD_ORDER = FIRST_LEAD_DOUBLES + NON_DOUBLE_LEAD_ORDER
@@ -59,15 +76,17 @@ def start_round(state: GameState, deal: Deal | None = None,
     """
     if state.phase != DEAL:
         raise IllegalAction("a round can be dealt only at the start or after a round", "3")
+    board = state.board
     if deal is None:
-        hands, bazaar = random_deal_masks(state.seats, rng or secrets.SystemRandom())
+        hands, bazaar = random_deal_masks(board.seats, rng or secrets.SystemRandom())
     else:
-        check_deal(deal, state.seats)
+        check_deal(deal, board.seats)
         hands = tuple(mask_of(hand) for hand in deal.hands)
         bazaar = tuple(t.index for t in deal.bazaar)
-    new = state.copy()
+    # Built field by field (GameState.copy's fields), as every action's state is.
+    new = _new_state(GameState)
+    new.board = board = _new_board(Board, (board[0], board[1], board[2] + 1) + board[3:])
     new.phase = PHASE_PLAY
-    new.board = state.board._replace(round=state.round + 1)
     new.hands = hands
     new.bazaar = bazaar
     new.chain = ()
@@ -76,13 +95,15 @@ def start_round(state: GameState, deal: Deal | None = None,
     new.knocks = 0
     new.last_player = -1
     new.log = None
-    if state.leader < 0:  # the first round: the lead goes by the tiles held (RULES.md 4)
-        new.turn, new.lead = first_lead(new.hands)
+    new._legal = None
+    if board.leader < 0:  # the first round: the lead goes by the tiles held (RULES.md 4)
+        new.turn, new.lead = turn, lead = first_lead(hands)
     else:  # later rounds: who went out or placed the fish, with any tile
-        new.turn, new.lead = state.leader, -1
-    event = {"type": "round_started", "round": new.round, "leader": new.turn,
-             "lead": TILES[new.lead].name if new.lead >= 0 else None,
-             "bazaar": len(new.bazaar)}
+        new.turn = turn = board.leader
+        new.lead = lead = -1
+    event = {"type": "round_started", "round": board.round, "leader": turn,
+             "lead": TILES[lead].name if lead >= 0 else None,
+             "bazaar": len(bazaar)}
     return new, [event]
 
 
@@ -91,39 +112,56 @@ def start_round(state: GameState, deal: Deal | None = None,
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action the seat to move may take now; empty when no round is being played."""
     legal = state._legal
-    if legal is None:
+    if legal is not None:
+        return legal
+    left = state.left
+    if left < 0 or state.phase != PHASE_PLAY or state.board.own_rules is not None:
         legal = state._legal = _generate(state)
+        return legal
+    # Kozel's moves on a chain (_generate's own, inlined: every simulated move asks).
+    # The plays on each end, memoized by the tiles that fit it and the seat (an action
+    # names its end, not the end's value): at most 7 tiles fit an end, so there are few
+    # keys and nearly every look-up hits.
+    seat = state.turn
+    hand = state.hands[seat]
+    fit_left = hand & VALUE_MASK[left]
+    fit_right = hand & VALUE_MASK[state.right]
+    if fit_left:
+        key = fit_left << 2 | seat
+        legal = _LEFT_PLAYS.get(key)
+        if legal is None:
+            legal = _LEFT_PLAYS[key] = _plays(seat, fit_left, LEFT)
+        if fit_right:
+            key = fit_right << 2 | seat
+            on_right = _RIGHT_PLAYS.get(key)
+            if on_right is None:
+                on_right = _RIGHT_PLAYS[key] = _plays(seat, fit_right, RIGHT)
+            legal += on_right
+    elif fit_right:
+        key = fit_right << 2 | seat
+        legal = _RIGHT_PLAYS.get(key)
+        if legal is None:
+            legal = _RIGHT_PLAYS[key] = _plays(seat, fit_right, RIGHT)
+    else:
+        legal = (_DRAWS[seat],) if state.bazaar else (_KNOCKS[seat],)
+    state._legal = legal
     return legal
 
 
 def _generate(state: GameState) -> tuple[Action, ...]:
+    """``legal_actions`` where it does not inline it: no round, another game's rules, the
+    lead."""
     if state.phase != PHASE_PLAY:
         return ()
     if state.board.own_rules is not None:
         return state.board.own_rules.legal_actions(state)
     seat = state.turn
+    if state.lead >= 0:  # the first round's lead (RULES.md 4)
+        return (_PLAYS[seat, state.lead, None],)
     hand = state.hands[seat]
-    left = state.left
-    if left < 0:  # the lead
-        if state.lead >= 0:
-            return (_PLAYS[seat, state.lead, None],)
-        return tuple(_PLAYS[seat, t.index, None] for t in TILES if hand & t.bit)
-    right = state.right
-    fit_left = hand & VALUE_MASK[left]
-    fit_right = hand & VALUE_MASK[right]
-    if not (fit_left or fit_right):
-        return (_DRAWS[seat],) if state.bazaar else (_KNOCKS[seat],)
-    # The plays on each end, memoized by the tiles that fit it: at most 7 tiles fit an
-    # end, so there are few keys and nearly every look-up hits.
-    key = fit_left << 6 | left << 3 | seat
-    on_left = _LEFT_PLAYS.get(key)
-    if on_left is None:
-        on_left = _LEFT_PLAYS[key] = _plays(seat, fit_left, LEFT)
-    key = fit_right << 6 | right << 3 | seat
-    on_right = _RIGHT_PLAYS.get(key)
-    if on_right is None:
-        on_right = _RIGHT_PLAYS[key] = _plays(seat, fit_right, RIGHT)
-    return on_left + on_right
+    leads = _LEADS_BY_CHUNK[seat]  # any tile: four look-ups of 7 tiles each
+    return (leads[0][hand & 127] + leads[1][hand >> 7 & 127]
+            + leads[2][hand >> 14 & 127] + leads[3][hand >> 21])
 
 
 def _plays(seat: int, fit: int, end: str) -> tuple[Action, ...]:
@@ -132,6 +170,12 @@ def _plays(seat: int, fit: int, end: str) -> tuple[Action, ...]:
 
 _LEFT_PLAYS: dict[int, tuple[Action, ...]] = {}
 _RIGHT_PLAYS: dict[int, tuple[Action, ...]] = {}
+# A round's lead with any tile, by seat and 7-tile chunk of the hand, in tile order.
+_LEADS_BY_CHUNK = tuple(
+    tuple(tuple(tuple(_PLAYS[seat, chunk * 7 + i, None] for i in range(7) if bits >> i & 1)
+                for bits in range(128))
+          for chunk in range(4))
+    for seat in range(MAX_SEATS))
 
 
 # -- applying an action ---------------------------------------------------------------
@@ -140,22 +184,59 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict]]:
     """Play ``action``; return the new state and the events to show.  Raises IllegalAction."""
     if type(action) is not Action:
         raise MalformedAction("not an action: use play(), draw(), knock() or action_from_json()")
-    legal = state._legal  # legal_actions(state), inlined: this is the hottest path
+    legal = state._legal
     if legal is None:
-        legal = state._legal = _generate(state)
+        legal = legal_actions(state)
     if action not in legal:
         action = _resolve_end(state, action)
         if action not in legal:
             raise _why_illegal(state, action)
-    kind = action.kind
-    if kind == PLAY:
-        return _play(state, action)
-    if kind == DRAW:
-        return _draw(state, action)
-    if kind == KNOCK:
-        return _knock(state, action)
-    return state.board.own_rules.apply(state, action)  # a move of its game's own
-
+    kind, seat, t, end, _ = action
+    if kind != PLAY:
+        if kind == KNOCK:
+            return _knock(state, action)
+        if kind == DRAW:
+            return _draw(state, action)
+        return state.board.own_rules.apply(state, action)  # a move of its game's own
+    # A play, built here (the hottest path: a call less).
+    board = state.board
+    new = _new_state(GameState)
+    new.board = board
+    new.phase = PHASE_PLAY
+    hand = state.hands[seat] ^ t.bit
+    new.hands = _SET_HAND[board.seats][seat](state.hands, hand)
+    new.bazaar = state.bazaar
+    new.table = table = state.table | t.bit
+    left = state.left
+    if left < 0:  # the first tile: lower half left, higher half right (RECORD.md)
+        new.chain = ((t.low, t.high),)
+        new.left = left = t.low
+        new.right = right = t.high
+    elif end == LEFT:
+        right = new.right = state.right
+        outer = t.high if t.low == left else t.low
+        new.chain = ((outer, left),) + state.chain
+        new.left = left = outer
+    else:
+        right = state.right
+        outer = t.high if t.low == right else t.low
+        new.chain = state.chain + ((right, outer),)
+        new.left = left
+        new.right = right = outer
+    new.lead = -1
+    new.knocks = 0
+    new.last_player = seat
+    new.log = (action, state.log)
+    new._legal = None
+    events = [{"type": "played", "seat": seat, "tile": t.name, "end": end}]
+    if not hand:  # out (RULES.md 6); it wins over fish
+        new.turn = seat
+        return _end_round(new, scoring.OUT, seat, events)
+    if left == right and table & NON_DOUBLE_MASK[left] == NON_DOUBLE_MASK[left]:
+        new.turn = seat
+        return _end_round(new, scoring.FISH, seat, events)  # fish, double or not
+    new.turn = _NEXT_SEAT[board.seats][seat]
+    return new, events
 
 
 def apply_turn(state: GameState, action: Action) -> tuple[GameState, list[dict], list[Action]]:
@@ -177,64 +258,69 @@ def apply_turn(state: GameState, action: Action) -> tuple[GameState, list[dict],
         knocks.append(legal[0])
     return state, events, knocks
 
-def _play(state: GameState, action: Action):
-    seat = action.seat
-    t = action.tile
-    new = state.copy()
-    hands = state.hands
-    hand = hands[seat] ^ t.bit
-    new.hands = hands[:seat] + (hand,) + hands[seat + 1:]
-    new.table = state.table | t.bit
-    left = state.left
-    if left < 0:  # the first tile: lower half left, higher half right (RECORD.md)
-        new.chain = ((t.low, t.high),)
-        new.left, new.right = t.low, t.high
-        end = None
-    elif action.end == LEFT:
-        outer = t.high if t.low == left else t.low
-        new.chain = ((outer, left),) + state.chain
-        new.left = outer
-        end = LEFT
-    else:
-        right = state.right
-        outer = t.high if t.low == right else t.low
-        new.chain = state.chain + ((right, outer),)
-        new.right = outer
-        end = RIGHT
-    new.lead = -1
-    new.knocks = 0
-    new.last_player = seat
-    new.log = (action, state.log)
-    events = [{"type": "played", "seat": seat, "tile": t.name, "end": end}]
-    if not hand:  # out (RULES.md 6); it wins over fish
-        return _end_round(new, scoring.OUT, seat, events)
-    if new.left == new.right and \
-            new.table & NON_DOUBLE_MASK[new.left] == NON_DOUBLE_MASK[new.left]:
-        return _end_round(new, scoring.FISH, seat, events)  # fish, double or not
-    new.turn = (seat + 1) % state.board.seats
-    return new, events
+# The hands with one seat's replaced, by the number of seats and the seat: one call that
+# builds the tuple, where slicing and joining costs three times as much.
+_SET_HAND = (
+    (), (),
+    (lambda h, x: (x, h[1]), lambda h, x: (h[0], x)),
+    (lambda h, x: (x, h[1], h[2]), lambda h, x: (h[0], x, h[2]),
+     lambda h, x: (h[0], h[1], x)),
+    (lambda h, x: (x, h[1], h[2], h[3]), lambda h, x: (h[0], x, h[2], h[3]),
+     lambda h, x: (h[0], h[1], x, h[3]), lambda h, x: (h[0], h[1], h[2], x)),
+)
+_NEXT_SEAT = tuple(tuple((seat + 1) % seats for seat in range(seats)) if seats else ()
+                   for seats in range(MAX_SEATS + 1))
 
+
+# ``apply`` (a play), ``_draw`` and ``_knock`` build the new state field by field (every
+# slot of GameState, as ``copy`` does, without copying what they set anew): they are the
+# hot path of every simulation.  ``apply`` has checked the action, so they trust it.
 
 def _draw(state: GameState, action: Action):
-    new = state.copy()
+    board = state.board
     seat = state.turn
+    bazaar = state.bazaar
+    new = _new_state(GameState)
+    new.board = board
+    new.phase = PHASE_PLAY
+    new.hands = _SET_HAND[board.seats][seat](state.hands, state.hands[seat] | 1 << bazaar[0])
+    new.bazaar = bazaar = bazaar[1:]
+    new.chain = state.chain
+    new.left = state.left
+    new.right = state.right
+    new.table = state.table
+    new.turn = seat
+    new.lead = state.lead
+    new.knocks = state.knocks
+    new.last_player = state.last_player
     new.log = (action, state.log)
-    hands = state.hands
-    new.hands = hands[:seat] + (hands[seat] | 1 << state.bazaar[0],) + hands[seat + 1:]
-    new.bazaar = state.bazaar[1:]
+    new._legal = None
     # The drawn tile is not in the event: events are public (see views.py).
-    return new, [{"type": "drew", "seat": seat, "bazaar": len(new.bazaar)}]
+    return new, [{"type": "drew", "seat": seat, "bazaar": len(bazaar)}]
 
 
 def _knock(state: GameState, action: Action):
-    new = state.copy()
+    board = state.board
     seat = state.turn
+    new = _new_state(GameState)
+    new.board = board
+    new.phase = PHASE_PLAY
+    new.hands = state.hands
+    new.bazaar = state.bazaar
+    new.chain = state.chain
+    new.left = state.left
+    new.right = state.right
+    new.table = state.table
+    new.lead = state.lead
+    new.knocks = knocks = state.knocks + 1
+    new.last_player = state.last_player
     new.log = (action, state.log)
-    new.knocks = state.knocks + 1
+    new._legal = None
     events = [{"type": "knocked", "seat": seat}]
-    if new.knocks >= state.board.seats:  # the safety net of RULES.md 6: everyone knocked
+    if knocks >= board.seats:  # the safety net of RULES.md 6: everyone knocked
+        new.turn = seat
         return _end_round(new, scoring.FISH, state.last_player, events)
-    new.turn = (seat + 1) % state.board.seats
+    new.turn = _NEXT_SEAT[board.seats][seat]
     return new, events
 
 
@@ -242,38 +328,44 @@ def _end_round(new: GameState, result: str, seat: int, events: list[dict]):
     board = new.board
     if board.own_rules is not None:
         return board.own_rules.end_round(new, result, seat, events)
-    points = tuple(scoring.round_points(h) for h in new.hands)
+    hands = new.hands
+    points = list(map(scoring.round_points, hands))
     variant = board.variant
     if variant.pairs:
         tallies, pair_summary = _score_pairs(board, result, seat, points)
-        credited = tuple(pair_summary["pair_credited"][s % 2] for s in range(board.seats))
+        credited = [pair_summary["pair_credited"][s % 2] for s in range(board.seats)]
         bank = pair_summary["bank"]
-    else:
-        tallies = tuple(map(scoring.Tally, board.scores, board.remembered, board.opened))
-        scored = scoring.score_round(result, seat, points, tallies, variant.fish, board.bank)
-        tallies, credited, bank, pair_summary = scored.tallies, scored.credited, scored.bank, {}
-    scores = tuple(t.score for t in tallies)
+        scores = [t.score for t in tallies]
+        remembered = [t.remembered for t in tallies]
+        opened = [t.opened for t in tallies]
+    else:  # scoring.score_round on the columns, without its Tally objects
+        credited, scores, remembered, opened, bank = scoring.score_columns(
+            result, seat, points, board.scores, board.remembered, board.opened, variant.fish,
+            board.bank)
+        pair_summary = None
     summary = {
-        "round": board.round, "result": result, "seat": seat, "points": list(points),
-        "credited": list(credited), "scores": list(scores),
-        "remembered": [t.remembered for t in tallies],
-        "opened": [t.opened for t in tallies], "bank": bank,
+        "round": board.round, "result": result, "seat": seat, "points": points,
+        "credited": credited, "scores": scores, "remembered": remembered,
+        "opened": opened, "bank": bank,
         # The round is over, so what is left in the hands is shown to all (not the bazaar).
-        "hands": [names_of(h) for h in new.hands],
+        "hands": list(map(names_of, hands)),
         # What the round began with, so that a room can say which rule credited what
         # (scoring.explain_round).
         "before": {"scores": list(board.scores), "remembered": list(board.remembered),
                    "opened": list(board.opened)},
         "bank_in": board.bank,
     }
-    summary.update(pair_summary)
-    goats = scoring.goats(scores)
-    new.board = board._replace(
-        scores=scores, remembered=tuple(summary["remembered"]),
-        opened=tuple(summary["opened"]), bank=bank, leader=seat, last_round=summary,
-        goats=goats)
+    if pair_summary is not None:
+        summary.update(pair_summary)
+    scores = tuple(scores)
+    goats = scoring.goats(scores) if max(scores) >= scoring.GAME_OVER_SCORE else ()
+    new.board = _new_board(Board, (board[0], board[1], board[2], seat, scores,
+                                   tuple(remembered), tuple(opened), bank, summary, goats)
+                           + board[10:])
     new.turn = seat
-    events.append(dict(summary, type="round_ended"))
+    event = summary.copy()
+    event["type"] = "round_ended"
+    events.append(event)
     if goats:
         new.phase = FINISHED
         events.append({"type": "game_over", "goats": list(goats), "scores": list(scores)})

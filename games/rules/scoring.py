@@ -135,6 +135,50 @@ def score_round(result: str, seat: int, points: Sequence[int], tallies: Sequence
                       notes, bank_rule)
 
 
+def score_columns(result: str, seat: int, points: Sequence[int], scores: Sequence[int],
+                  remembered: Sequence[int], opened: Sequence[bool], fish_rule: str,
+                  bank: int) -> tuple[list[int], list[int], list[int], list[bool], int]:
+    """``score_round`` without ``why``, on the tallies' columns: (credited, scores,
+    remembered, opened, bank) after the round, the first four lists per seat.
+
+    The engine's own: it scores every simulated round, and this makes no Tally objects.
+    A test holds it to ``score_round`` (tests/rules/test_scoring.py).
+    """
+    n = len(points)
+    scores, remembered, opened = list(scores), list(remembered), list(opened)
+    credited = [0] * n
+    most = max(points)
+    top = points.index(most) if points.count(most) == 1 else None  # _single_top
+    if result == FISH and fish_rule == "one":
+        if top is None:  # a draw: nobody credited, remembered points kept, T into the bank
+            return credited, scores, remembered, opened, bank + sum(points)
+        for s in range(n):  # RULES.md 7.4: the others lose their remembered points
+            if s != top:
+                remembered[s] = 0
+        targets, bank_after = (top,), 0
+        credited[top] = sum(points) + bank
+    else:  # out (7.3) or fish for all (7.4): their own points, the bank to the one top
+        if not bank:
+            top = None
+        targets, bank_after = range(n), bank if bank and top is None else 0
+        for s in targets:
+            credited[s] = points[s] + (bank if s == top else 0)
+        if result == OUT:
+            credited[seat] = remembered[seat] = 0  # out: nothing, remembered lost
+            targets = [s for s in targets if s != seat]
+    for s in targets:  # credit (7.2)
+        points_s = credited[s]
+        if opened[s]:
+            scores[s] += points_s
+        elif points_s > OPEN_THRESHOLD:
+            scores[s] += remembered[s] + points_s
+            remembered[s] = 0
+            opened[s] = True
+        else:
+            remembered[s] += points_s
+    return credited, scores, remembered, opened, bank_after
+
+
 def goats(scores: Sequence[int]) -> tuple[int, ...]:
     """Seats at 101 or more (RULES.md 8); the game is over when there is any."""
     return tuple(s for s, score in enumerate(scores) if score >= GAME_OVER_SCORE)

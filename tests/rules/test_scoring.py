@@ -1,9 +1,12 @@
 """RULES.md 7: round points, open score and remembered points, fish, the fish bank."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules import apply, play
-from games.rules.scoring import FISH, OUT, Tally, credit, round_points, score_round
+from games.rules.scoring import (FISH, OUT, Tally, credit, round_points, score_columns,
+                                 score_round)
 from games.rules.tiles import mask_of
 
 from .positions import FISH_CHAIN, position, tiles
@@ -150,3 +153,24 @@ def test_score_round_table(result, seat, points, tallies, rule, bank, credited, 
     assert scored.credited == credited
     assert [tuple(t) for t in scored.tallies] == [tuple(t) for t in after]
     assert scored.bank == bank_after
+
+
+# -- the engine's fast path ----------------------------------------------------------
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(
+    st.sampled_from((OUT, FISH)), st.integers(0, n - 1),
+    st.lists(st.integers(0, 40), min_size=n, max_size=n),
+    st.lists(st.tuples(st.integers(0, 120), st.integers(0, 12), st.booleans()),
+             min_size=n, max_size=n),
+    st.sampled_from(("all", "one")), st.sampled_from((0, 0, 7, 30)))))
+def test_score_columns_is_score_round_on_columns(case):
+    result, seat, points, tallies, rule, bank = case
+    tallies = [Tally(*t) for t in tallies]
+    scored = score_round(result, seat, tuple(points), tallies, rule, bank)
+    credited, scores, remembered, opened, bank_after = score_columns(
+        result, seat, tuple(points), [t.score for t in tallies],
+        [t.remembered for t in tallies], [t.opened for t in tallies], rule, bank)
+    assert credited == list(scored.credited) and bank_after == scored.bank
+    assert list(zip(scores, remembered, opened)) == [tuple(t) for t in scored.tallies]
+    assert all(type(o) is bool for o in opened)
