@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import rules
 from games.models import Analysis, AnalysisStatus, MatchStatus
 from games.records import analysis, pool
+from games.records.shown import steps_of
 from tests.ratings import played
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +130,39 @@ def test_the_command_makes_a_claimed_one(finished, monkeypatch):
     analysis.claim("cmd")
     call_command("analyse", one=asked.pk, worker="cmd")
     assert Analysis.objects.get(pk=asked.pk).status == AnalysisStatus.DONE
+
+
+# -- the pages ------------------------------------------------------------------------
+
+def test_the_game_page_offers_it_and_shows_it(client, finished):
+    page = client.get(f"/games/{finished.pk}/record/").content.decode()
+    assert 'data-action="analyse"' in page and f'/games/{finished.pk}/analysis/' in page
+    part = client.post(f"/games/{finished.pk}/analysis/", HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-analysis="queued"' in part and 'hx-trigger="every' in part
+    assert client.post(f"/games/{finished.pk}/analysis/").status_code == 302  # no htmx
+    assert Analysis.objects.count() == 1
+    analysis.run_next("w", quick_judge)
+    part = client.get(f"/games/{finished.pk}/analysis/").content.decode()
+    assert 'data-analysis="done"' in part and "hx-trigger" not in part
+    assert "data-analysis-summary" in part and "Masha" in part
+    made = Analysis.objects.get()
+    marked = [d for d in made.result["decisions"] if d["mark"]]
+    assert part.count('data-mark="') == len(marked) > 0
+    page = client.get(f"/games/{finished.pk}/record/").content.decode()
+    assert "data-analysis-summary" in page
+
+
+def test_the_replay_shows_the_better_choice_at_the_move(client, finished):
+    analysis.request(finished)
+    analysis.run_next("w", quick_judge)
+    first = Analysis.objects.get().result["decisions"][0]
+    steps = steps_of(finished)
+    step = steps[first["round"], first["index"]]
+    page = client.get(f"/games/{finished.pk}/replay/?step={step}").content.decode()
+    assert "data-judged" in page and first["best"]["play"] in page
+    assert "data-judged" not in client.get(f"/games/{finished.pk}/replay/?step=1").content.decode()
+
+
+def test_no_page_for_a_running_game(client, running):
+    assert client.post(f"/games/{running.pk}/analysis/").status_code == 302  # to its room
+    assert not Analysis.objects.exists()
