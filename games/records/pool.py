@@ -18,6 +18,7 @@ import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
+import django
 from django.conf import settings
 from django.core.management import call_command
 
@@ -41,8 +42,11 @@ def start() -> None:
     global _pool
     with _lock:
         if _pool is None:
+            # Spawned: a fresh interpreter, not a fork of a server with its loop and
+            # sockets; it sets Django up once, then runs `manage.py analyse --one`.
             _pool = ProcessPoolExecutor(max_workers=settings.KOZEL_ANALYSIS_WORKERS,
-                                        mp_context=multiprocessing.get_context("spawn"))
+                                        mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=django.setup)
             log.info("analysis: a pool of %d worker process(es)", settings.KOZEL_ANALYSIS_WORKERS)
 
 
