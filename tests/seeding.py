@@ -34,7 +34,6 @@ def seed_deals(seed: int, stream: str = "tests", setattr=setattr) -> None:
     ``stream`` tells processes apart: a server started by the test deals rounds of a
     game the test process dealt first, and should not deal them the same tiles again.
     ``setattr`` is monkeypatch's in a test (undone after it)."""
-    from games import rules
     from games.play import bots, seeds, service as services
 
     deals = deal_generator(seed, stream)
@@ -42,7 +41,7 @@ def seed_deals(seed: int, stream: str = "tests", setattr=setattr) -> None:
     made = seed_generator(seed, stream)
     setattr(seeds, "new_server_seed", lambda: made.randbytes(32))
     setattr(seeds, "new_client_seed", lambda: made.randbytes(16).hex())
-    setattr(bots, "_PLAYER", rules.HeuristicPlayer(f"{seed}:{stream}:bots"))
+    setattr(bots, "_RANDOM", random.Random(f"{seed}:{stream}:bots"))
 
 
 def deal_generator(seed: int, stream: str) -> random.Random:
