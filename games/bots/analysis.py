@@ -11,6 +11,9 @@ The judge is a function ``judge(state, seat) -> {Action: expected outcome}`` (hi
 better for ``seat``: its pair's in a pair game).  The site's is ``master_judge``: the
 master bot's search from what that seat saw (``knowledge_for``, which holds nothing
 else), so the analysis never knows more than the player did.  Tests pass quick judges.
+The master's outcomes are rating points (RULES.md 8: one for every 10 points of score
+a player stays below 100, none for the goat); a loss is told in points of score, ten to
+a rating point (``SCALE``), so that "it cost you 8 points" reads as a player counts.
 
 Pure Python on games.rules and games.bots, as every module of games/bots.
 """
@@ -23,11 +26,8 @@ from typing import Callable, Iterator
 import games.rules as rules
 from games.rules import LEFT, PLAY, RIGHT, Action, GameState, Record
 
-try:  # TEMPORARY until the bots branch's master is merged
-    from games.bots.knowledge import knowledge_for
-    from games.bots.master import evaluate
-except ImportError:
-    knowledge_for = evaluate = None
+from .knowledge import knowledge_for
+from .master import evaluate
 
 __all__ = ["MISTAKE", "INACCURACY", "MISTAKE_POINTS", "INACCURACY_POINTS", "Decision",
            "NotOver", "Unsupported", "decisions", "analyse", "choices", "mark_of",
@@ -35,10 +35,12 @@ __all__ = ["MISTAKE", "INACCURACY", "MISTAKE_POINTS", "INACCURACY_POINTS", "Deci
 
 FORMAT = "kozel-analysis/1"
 MISTAKE, INACCURACY = "mistake", "inaccuracy"
-# Expected points lost against the best choice (the game's scoring: points credited
-# count against the player, so a few points of a round are a small slip, six a real one).
+# Expected points of score lost against the best choice: a few points of a round are a
+# small slip, six a real one (the goat's risk counts in, at its price in rating points).
 MISTAKE_POINTS = 6.0
 INACCURACY_POINTS = 2.0
+# Points of score to one unit of the judge's outcome (a rating point, RULES.md 8).
+SCALE = 10.0
 
 Judge = Callable[[GameState, int], dict]
 
@@ -126,7 +128,7 @@ def mark_of(loss: float) -> str | None:
     return None
 
 
-def _judged(decision: Decision, judge: Judge) -> dict:
+def _judged(decision: Decision, judge: Judge, scale: float) -> dict:
     raw = judge(decision.state, decision.seat)
     values: dict[Action, float] = {}
     for action, value in raw.items():
@@ -137,22 +139,23 @@ def _judged(decision: Decision, judge: Judge) -> dict:
     if missing:
         raise ValueError(f"the judge gave no value for {missing[0]}")
     best = max(decision.choices, key=lambda a: values[a])
-    loss = max(0.0, values[best] - values[decision.played])
+    loss = max(0.0, values[best] - values[decision.played]) * scale
     return {
         "round": decision.round, "index": decision.index, "ply": decision.ply,
         "seat": decision.seat,
         "played": decision.played.to_json(), "best": best.to_json(),
-        "choices": sorted(({"move": a.to_json(), "value": round(values[a], 2)}
+        "choices": sorted(({"move": a.to_json(), "value": round(values[a], 3)}
                            for a in decision.choices), key=lambda c: -c["value"]),
         "loss": round(loss, 2), "mark": mark_of(loss),
     }
 
 
-def analyse(record: Record, judge: Judge, *, stopped: bool = False,
+def analyse(record: Record, judge: Judge, *, stopped: bool = False, scale: float = SCALE,
             progress: Callable[[int, int], None] | None = None) -> dict:
     """The analysis of a game that is over (``NotOver`` for one that is not): every
     decision judged, and a summary per player.  ``progress(done, total)`` is called
-    before the first decision and after each.
+    before the first decision and after each.  A loss is the judge's difference times
+    ``scale`` (points of score to one unit of the judge's outcome).
 
     ``{"format": "kozel-analysis/1", "decisions": [{"round", "index", "ply", "seat",
     "played", "best", "choices": [{"move", "value"}...] (best first), "loss", "mark"}...],
@@ -165,12 +168,13 @@ def analyse(record: Record, judge: Judge, *, stopped: bool = False,
         progress(0, total)
     judged = []
     for done, decision in enumerate(found, 1):
-        judged.append(_judged(decision, judge))
+        judged.append(_judged(decision, judge, scale))
         if progress:
             progress(done, total)
     return {"format": FORMAT, "decisions": judged,
             "players": summary(judged, len(record.players)),
-            "thresholds": {MISTAKE: MISTAKE_POINTS, INACCURACY: INACCURACY_POINTS}}
+            "thresholds": {MISTAKE: MISTAKE_POINTS, INACCURACY: INACCURACY_POINTS},
+            "scale": scale}
 
 
 def summary(judged: list[dict], seats: int) -> list[dict]:

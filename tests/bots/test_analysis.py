@@ -50,7 +50,7 @@ def planted_game():
 
 def test_a_planted_blunder_is_marked_a_mistake(planted_game):
     record, (round_number, index, tile) = planted_game
-    result = analysis.analyse(record, by_pips)
+    result = analysis.analyse(record, by_pips, scale=1)
     [decision] = [d for d in result["decisions"]
                   if (d["round"], d["index"]) == (round_number, index)]
     assert decision["seat"] == 0 and decision["played"]["play"] == tile
@@ -118,7 +118,7 @@ def test_a_game_that_has_not_ended_is_never_analysed(planted_game):
     running = copy.deepcopy(record)
     running.rounds[-1].moves = running.rounds[-1].moves[:-1]
     with pytest.raises(analysis.NotOver):
-        analysis.analyse(running, by_pips)
+        analysis.analyse(running, by_pips, scale=1)
     with pytest.raises(analysis.NotOver):
         next(analysis.decisions(running))
 

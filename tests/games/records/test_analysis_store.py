@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def quick_judge(state, seat):
-    return {a: float(a.tile.pips) for a in rules.legal_actions(state)}
+    return {a: a.tile.pips / 10 for a in rules.legal_actions(state)}  # rating points
 
 
 @pytest.fixture
