@@ -135,3 +135,62 @@ def test_sea_goat_is_not_analysed():
     record, _state = play_game(4, seed=3, game=rules.SEA_GOAT)
     with pytest.raises(analysis.Unsupported):
         analysis.analyse(record, all_equal)
+
+
+# -- with the master's judgement ------------------------------------------------------
+
+def fish_after(view, action) -> bool:
+    """Whether ``action`` places a fish (RULES.md 6), from the view."""
+    left, right = view["ends"]
+    if action.end == "left":
+        left = action.tile.other(left)
+    else:
+        right = action.tile.other(right)
+    if left != right:
+        return False
+    table = {rules.tile(f"{min(a, b)}-{max(a, b)}") for a, b in view["chain"]} | {action.tile}
+    return all(rules.tile(f"{min(left, v)}-{max(left, v)}") in table for v in range(7) if v != left)
+
+
+class FishPlanter:
+    """The heuristic, but once, when it may place a fish with 15 pips or more left in
+    hand (or play on), it places the fish: in fish for one the heaviest hand takes every
+    hand's points."""
+
+    def __init__(self, seed):
+        self.heuristic = rules.HeuristicPlayer(seed)
+        self.planted = None
+
+    def choose(self, view):
+        plays = [rules.action_from_json(m) for m in view["legal"] if "play" in m]
+        if self.planted is None and view["ends"] and len({a.tile for a in plays}) > 1:
+            fish = [a for a in plays if fish_after(view, a)]
+            left = sum(rules.tile(n).pips for n in view["hand"])
+            if fish and len(fish) < len(plays) and left - fish[0].tile.pips >= 15:
+                self.planted = (view["round"], len(view["moves"]), fish[0].tile.name)
+                return fish[0]
+        return self.heuristic.choose(view)
+
+
+def a_lost_fish():
+    """A game where seat 0 placed a fish that then credited it everyone's points."""
+    for seed in range(80):
+        planter = FishPlanter(1)
+        players = [planter] + [rules.HeuristicPlayer(s) for s in (2, 3, 4)]
+        record, state = play_game(4, fish="one", seed=seed, players=players)
+        if planter.planted is None or not state.over:
+            continue
+        ended = rules.replay(record).rounds[planter.planted[0] - 1]
+        if ended["result"] == "fish" and ended["seat"] == 0 and ended["credited"][0] >= 15:
+            return record, planter.planted
+    raise AssertionError("no lost fish was planted in the seeds tried")
+
+
+def test_the_master_marks_a_planted_lost_fish_a_mistake():
+    record, (round_number, index, tile) = a_lost_fish()
+    result = analysis.analyse(record, analysis.master_judge(playouts=8, seed=1))
+    [decision] = [d for d in result["decisions"]
+                  if (d["round"], d["index"]) == (round_number, index)]
+    assert decision["played"]["play"] == tile and decision["seat"] == 0
+    assert decision["mark"] == analysis.MISTAKE, decision
+    assert result["players"][0]["mistakes"] >= 1
