@@ -6,10 +6,10 @@ each with the master's judgement as the site does (games/bots/analysis.py), one 
 the other in this one process, and prints per game its decisions, its seconds and its
 marks, then the slowest game.
 
-    .venv/bin/python bench/analysis.py [--games 3] [--seconds 0.25 | --playouts N] [--fish one]
+    .venv/bin/python bench/analysis.py [--games 3] [--playouts 128] [--seconds 0.25] [--fish one]
 
-The defaults are the site's: KOZEL_ANALYSIS_SECONDS (0.25 s a decision), or
-KOZEL_ANALYSIS_PLAYOUTS when given.
+The defaults are the site's (kozel_site/settings.py): KOZEL_ANALYSIS_PLAYOUTS worlds a
+decision (128), capped at KOZEL_ANALYSIS_SECONDS (0.25 s; 0: no cap).
 """
 
 from __future__ import annotations
@@ -33,11 +33,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float,
                         default=float(os.environ.get("KOZEL_ANALYSIS_SECONDS", "0.25")))
     parser.add_argument("--playouts", type=int,
-                        default=int(os.environ.get("KOZEL_ANALYSIS_PLAYOUTS", "0")) or None)
+                        default=int(os.environ.get("KOZEL_ANALYSIS_PLAYOUTS", "128")))
     parser.add_argument("--fish", default="one", choices=("one", "all"))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    budget = f"{args.playouts} playouts" if args.playouts else f"{args.seconds} s"
+    playouts, seconds = args.playouts or None, args.seconds or None
+    budget = f"{playouts} worlds, at most {seconds} s"
     print(f"analysis of whole 4-player games, fish {args.fish}, {budget} a decision")
     slowest = 0.0
     for number in range(args.games):
@@ -46,9 +47,8 @@ def main() -> None:
                                    players=[rules.HeuristicPlayer(seed * 10 + s) for s in range(4)])
         worlds = []
 
-        def judge(state, seat, inner=analysis.master_judge(
-                playouts=args.playouts, seconds=None if args.playouts else args.seconds,
-                seed=seed)):
+        def judge(state, seat, inner=analysis.master_judge(playouts=playouts, seconds=seconds,
+                                                           seed=seed)):
             values = inner(state, seat)
             worlds.append(master.last_stats["worlds"])
             return values
