@@ -78,6 +78,13 @@ def claim(worker: str, analysis_id: int | None = None) -> int | None:
     return None
 
 
+def release(analysis_id: int, worker: str) -> None:
+    """Give back an analysis ``worker`` claimed but could not start."""
+    Analysis.objects.filter(pk=analysis_id, status=AnalysisStatus.RUNNING, worker=worker) \
+        .update(status=AnalysisStatus.QUEUED, worker="", heartbeat=None,
+                attempts=F("attempts") - 1)
+
+
 def requeue_stale(now=None) -> int:
     """Queue again the running analyses without a sign of work for KOZEL_ANALYSIS_STALE
     seconds (those tried KOZEL_ANALYSIS_ATTEMPTS times fail instead); how many."""

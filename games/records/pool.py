@@ -17,6 +17,7 @@ import multiprocessing
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import django
 from django.conf import settings
@@ -50,6 +51,15 @@ def start() -> None:
             log.info("analysis: a pool of %d worker process(es)", settings.KOZEL_ANALYSIS_WORKERS)
 
 
+def _renew() -> None:
+    global _pool
+    log.error("analysis: the pool broke (a worker process died); starting a new one")
+    broken, _pool = _pool, None
+    broken.shutdown(wait=False, cancel_futures=True)
+    _running.clear()
+    start()
+
+
 def stop() -> None:
     global _pool
     with _lock:
@@ -70,8 +80,13 @@ def feed() -> int:
             analysis_id = analysis.claim(worker)
             if analysis_id is None:
                 break
-            future = _pool.submit(call_command, "analyse", one=analysis_id, worker=worker,
-                                  nice=NICE)
+            try:
+                future = _pool.submit(call_command, "analyse", one=analysis_id, worker=worker,
+                                      nice=NICE)
+            except BrokenProcessPool:  # a worker process was killed: a new pool, and
+                analysis.release(analysis_id, worker)  # the analysis waits for it
+                _renew()
+                break
             _running.add(future)
             future.add_done_callback(_finished)
             handed += 1

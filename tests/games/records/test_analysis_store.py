@@ -166,3 +166,11 @@ def test_the_replay_shows_the_better_choice_at_the_move(client, finished):
 def test_no_page_for_a_running_game(client, running):
     assert client.post(f"/games/{running.pk}/analysis/").status_code == 302  # to its room
     assert not Analysis.objects.exists()
+
+
+def test_one_claimed_but_not_started_is_given_back(finished):
+    asked = analysis.request(finished)
+    analysis.claim("w")
+    analysis.release(asked.pk, "w")
+    back = Analysis.objects.get(pk=asked.pk)
+    assert back.status == AnalysisStatus.QUEUED and back.attempts == 0 and not back.worker
