@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.functional import cached_property
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.moderators import is_moderator
 from games import rules
@@ -30,6 +30,19 @@ class Fish(models.TextChoices):
 
     ALL = "all", _("fish for all")
     ONE = "one", _("fish for one")
+
+
+class BotLevel(models.TextChoices):
+    """How well a bot plays (games/bots/levels.py, weakest first)."""
+
+    BEGINNER = "beginner", _("beginner")
+    HEURISTIC = "heuristic", _("club player")
+    MASTER = "master", _("master")
+
+
+# The levels' words untranslated (BotLevel's labels' msgids), for what translates them
+# only when it renders: the room's table, worked out once for every language.
+BOT_LEVEL_WORDS = {"beginner": "beginner", "heuristic": "club player", "master": "master"}
 
 
 class Game(models.TextChoices):
@@ -179,6 +192,11 @@ class Match(models.Model):
         """Seat number -> the user sitting there (None for a bot)."""
         return dict(self.seats.values_list("number", "user_id"))
 
+    @cached_property
+    def bot_levels(self) -> dict[int, str]:
+        """Seat number -> its bot's level (games/bots/levels.py), for the bots' seats."""
+        return dict(self.seats.filter(user=None).values_list("number", "bot_level"))
+
 
 class Seat(models.Model):
     """Who sits at seat `number` of a match: a registered user, or a bot."""
@@ -196,6 +214,10 @@ class Seat(models.Model):
         verbose_name=_("user"),
     )
     bot_name = models.CharField(_("bot"), max_length=40, blank=True, default="")
+    # A bot's level (empty for a person, and for bots seated before levels: they play as
+    # a club player, the one bot there was).
+    bot_level = models.CharField(_("bot's level"), max_length=16, blank=True, default="",
+                                 choices=BotLevel.choices)
     # The seat's part of the verifiable deal (RECORD.md, kozel-fair/1): up to 64
     # printable ASCII characters, the person's choice; a bot's is its seat number.
     client_seed = models.CharField(_("client seed"), max_length=64, blank=True, default="")
@@ -224,12 +246,29 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        """What the table calls this seat: the person's login, or the bot's name."""
+        """What the table calls this seat: the person's login, or the bot's name with its
+        level (in the language active now)."""
+        if not self.is_bot:
+            return self.user.username
+        return _bot_shown(self.bot_name, self.bot_level)
+
+    @property
+    def plain_name(self) -> str:
+        """The person's login, or the bot's name without its level: the same in every
+        language (the room works its table out once for all of them, and says a bot's
+        level beside its name in each)."""
         return self.bot_name if self.is_bot else self.user.username
 
     def __str__(self):
         who = self.bot_name if self.is_bot else self.user
         return _("#%(match)s, seat %(seat)s: %(who)s") % {"match": self.match_id, "seat": self.number, "who": who}
+
+
+def _bot_shown(name: str, level: str) -> str:
+    if level in BotLevel.values:
+        return gettext("%(name)s (%(level)s)") % {"name": name, "level": BotLevel(level).label}
+    return name
+
 
 
 class SeatAddress(models.Model):

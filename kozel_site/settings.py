@@ -242,8 +242,9 @@ LOGGING = {
 KOZEL_ROUND_PAUSE = float(ENV.get("KOZEL_ROUND_PAUSE", "6"))
 # A bot thinks for a random time in this range (seconds), like a person would.
 KOZEL_BOT_DELAY = config.env_seconds_range(ENV, "KOZEL_BOT_DELAY", (0.8, 2.0))
-# Seconds a master bot (games.bots.master) searches for a move, on top of that delay.
-BOT_MASTER_SECONDS = float(ENV.get("BOT_MASTER_SECONDS", "0.8"))
+# Seconds a master bot (games.bots.master) searches for a move, on top of that delay (at
+# most 1 s; it searches in the clock's sweep, so a short search keeps the sweep short).
+BOT_MASTER_SECONDS = float(ENV.get("BOT_MASTER_SECONDS", "0.5"))
 # Messages a second one game-room connection may keep up, and its burst; beyond, it is
 # a flood and the connection is closed (nobody clicks tiles faster than this).
 # Tests that drive a real server with quick test players raise it: KOZEL_WS_FLOOD="rate,burst".

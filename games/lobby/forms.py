@@ -9,7 +9,8 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.models import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Fish, Game
+from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, BotLevel,
+                          Fish, Game)
 from games import rules
 from games.play import seeds
 from games.rules import fair
@@ -130,8 +131,18 @@ class BotsForm(_OneVariant, forms.Form):
     fish = _fish_field()
     pairs = _pairs_field()
     turn_seconds = _turn_seconds_field()
+    # Not required: a post that names no level asks for the club player, the one bot
+    # there was before levels.
+    level = forms.ChoiceField(label=_("Bots' level"), choices=BotLevel.choices,
+                              initial=BotLevel.HEURISTIC, required=False,
+                              widget=forms.RadioSelect,
+                              help_text=_("A master searches the possible hands before "
+                                          "each move."))
     client_seed = _client_seed_field()
     seed = _seed_field()
+
+    def clean_level(self):
+        return self.cleaned_data.get("level") or BotLevel.HEURISTIC
 
     def __init__(self, *args, **kwargs):
         # Both forms share field names on one page: distinct ids keep the labels right.

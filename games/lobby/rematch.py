@@ -187,7 +187,7 @@ def _sit_down(rematch: Rematch, seats: list[Seat]) -> None:
     for seat in seats:
         number = (seat.number + 1) % len(seats)
         if seat.is_bot:
-            seat_bot(table, number, seat.bot_name)
+            seat_bot(table, number, seat.bot_name, seat.bot_level)
         else:
             given = rematch.accepted[str(seat.user_id)]
             seat_person(table, number, seat.user, given["address"], given["client_seed"])

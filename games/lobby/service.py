@@ -19,7 +19,7 @@ from games import rules
 from games.lobby import rematch
 from games.lobby.tables import (check_free, current_match, seat_bot, seat_person,  # noqa: F401
                                 seatless_table, start_table)
-from games.models import (MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
+from games.models import (MAX_SEATS, BotLevel, MAX_TURN_SECONDS, MIN_SEATS, MIN_TURN_SECONDS, Match,
                           MatchStatus, Seat)
 from games.play import notify, seeds
 from games.play.errors import PlayError
@@ -141,15 +141,18 @@ def leave_request(user, match_id: int) -> None:
 @transaction.atomic
 def play_with_bots(user, players: int, fish: str = "all", turn_seconds: int = 30,
                    pairs: bool = False, game: str = rules.KOZEL, address: str | None = None,
-                   client_seed: str | None = None, server_seed: bytes | None = None) -> Match:
-    """A table of ``players`` seats, the person in seat 0 and bots in the rest; never
-    rated.  ``server_seed``: as for ``create_request``."""
+                   client_seed: str | None = None, server_seed: bytes | None = None,
+                   level: str = BotLevel.HEURISTIC) -> Match:
+    """A table of ``players`` seats, the person in seat 0 and bots of ``level`` in the
+    rest; never rated.  ``server_seed``: as for ``create_request``."""
+    if level not in BotLevel.values:
+        raise PlayError(_("There is no such level of bots."), "invalid")
     # Not private: anyone may watch it (it starts at once, so it never shows as a request).
     match = _new_table(user, players, fish, turn_seconds, pairs=pairs, game=game,
                        address=address, client_seed=client_seed, server_seed=server_seed,
                        rated=False, private=False)
     for number, name in enumerate(random.sample(BOT_NAMES, players - 1), 1):
-        seat_bot(match, number, name)
+        seat_bot(match, number, name, level)
     start_table(match)
     return match
 

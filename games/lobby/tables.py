@@ -37,10 +37,10 @@ def seat_person(match: Match, number: int, user, address: str | None,
     return seat
 
 
-def seat_bot(match: Match, number: int, name: str) -> Seat:
-    """A bot called ``name`` in seat ``number``; its client seed is its seat number
-    (RECORD.md, kozel-fair/1)."""
-    return Seat.objects.create(match=match, number=number, bot_name=name,
+def seat_bot(match: Match, number: int, name: str, level: str = "") -> Seat:
+    """A bot called ``name`` of ``level`` (games/bots/levels.py; empty: a club player) in
+    seat ``number``; its client seed is its seat number (RECORD.md, kozel-fair/1)."""
+    return Seat.objects.create(match=match, number=number, bot_name=name, bot_level=level,
                                client_seed=seeds.bot_client_seed(number))
 
 

@@ -14,7 +14,7 @@ from collections import namedtuple
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.models import Match, MatchStatus, RoundScore
+from games.models import BOT_LEVEL_WORDS, Match, MatchStatus, RoundScore
 from games.play import seeds
 from games.rules.scoring import round_units, unit_round_points
 
@@ -29,8 +29,9 @@ def tile_halves(name: str) -> tuple[int, int]:
 
 
 def seat_names(seats) -> dict[int, str]:
-    """Seat number -> the login sitting there, or the bot's name."""
-    return {s.number: s.name for s in seats}
+    """Seat number -> the login sitting there, or the bot's name (its level is said
+    beside it, ``bot_levels``)."""
+    return {s.number: s.plain_name for s in seats}
 
 
 def table_context(match: Match, state: rules.GameState | None, seats: list) -> dict:
@@ -53,6 +54,9 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
         return context
     view = rules.spectator_view(state)
     bots = {s.number for s in seats if not s.user_id}
+    # A bot's level, in words the table translates as it renders (empty: a bot seated
+    # before levels).
+    levels = {s.number: BOT_LEVEL_WORDS.get(s.bot_level, "") for s in seats if not s.user_id}
     turn = view["turn"]
     playing = match.status == MatchStatus.PLAYING and view["phase"] == rules.PLAYING
     moves = view["moves"]
@@ -77,6 +81,7 @@ def table_context(match: Match, state: rules.GameState | None, seats: list) -> d
         turn_bot=turn in bots and playing,
         players=[{
             "number": n, "name": names.get(n, "?"), "bot": n in bots,
+            "level": levels.get(n, ""),
             "tiles": view["hand_counts"][n], "score": view["scores"][n],
             "remembered": view["remembered"][n], "opened": view["opened"][n],
             "turn": playing and n == turn, "goat": n in view["goats"],

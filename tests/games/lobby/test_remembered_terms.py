@@ -1,6 +1,6 @@
 """The lobby's forms start from a person's last choices: the request form from their
 last request (seats, fish, time per turn, rated, private), the bots form from their last
-table with bots; kept per account, so a new log-in finds them too."""
+table with bots (the bots' level too); kept per account, so a new log-in finds them too."""
 
 import re
 
@@ -46,10 +46,11 @@ def test_the_request_form_starts_from_the_last_request(client, make_user):
 def test_the_bots_form_starts_from_the_last_table_with_bots(client, make_user):
     olya = make_user("olya")
     client.force_login(olya)
-    post_form(client, "/games/bots/", {"players": 2, "fish": "one", "turn_seconds": 20})
+    post_form(client, "/games/bots/", {"players": 2, "fish": "one", "turn_seconds": 20,
+                                       "level": "master"})
     page = client.get("/").content.decode()
     assert checked(page, "bots_") == {"game": "kozel", "players": "2", "fish": "one",
-                                      "turn_seconds": "20"}
+                                      "turn_seconds": "20", "level": "master"}
     # The request form keeps its own defaults.
     assert checked(page, "id_")["players"] == "4"
 
@@ -84,4 +85,4 @@ def test_a_choice_of_pairs_is_remembered_by_both_forms(client, make_user):
     assert checked(page, "id_") == {"game": "kozel", "players": "4", "fish": "one",
                                     "turn_seconds": "40", "rated": "on", "pairs": "on"}
     assert checked(page, "bots_") == {"game": "kozel", "players": "4", "fish": "all",
-                                      "turn_seconds": "25", "pairs": "on"}
+                                      "turn_seconds": "25", "pairs": "on", "level": "heuristic"}

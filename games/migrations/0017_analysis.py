@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0015_antifarm'),
+        ('games', '0016_seat_bot_level'),
     ]
 
     operations = [
