@@ -12,6 +12,7 @@ move: the work is a ``manage.py analyse`` call in a worker process.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing
 import threading
@@ -20,10 +21,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import django
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management import call_command
 
 from games.records import analysis
+from kozel_site.runtime.daphne import when_serving
 
 log = logging.getLogger(__name__)
 
@@ -115,5 +118,18 @@ def sweep(now=None) -> None:
 
 
 def start_in_server() -> None:
-    """The embedded setup's pool, in the daphne process (kozel_site/asgi.py)."""
+    """A server's pool, in the daphne process (kozel_site/asgi.py).  Without the clock in
+    this process (scaled out), the pool looks for queued work itself, off the loop."""
     start()
+    if not settings.KOZEL_CLOCK_IN_SERVER:
+        when_serving(_look_now_and_then)
+
+
+async def _look_now_and_then() -> None:
+    look = sync_to_async(sweep, thread_sensitive=False)
+    while True:
+        await asyncio.sleep(LOOK_EVERY * 2)
+        try:
+            await look()
+        except Exception:  # a database hiccup must not end the looking
+            log.exception("analysis: looking for queued analyses failed")
