@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import rules
 from games.models import Analysis, AnalysisStatus, MatchStatus
+from games.play import clock
 from games.records import analysis, pool
 from games.records.shown import steps_of
 from tests.ratings import played
@@ -174,3 +175,11 @@ def test_one_claimed_but_not_started_is_given_back(finished):
     analysis.release(asked.pk, "w")
     back = Analysis.objects.get(pk=asked.pk)
     assert back.status == AnalysisStatus.QUEUED and back.attempts == 0 and not back.worker
+
+
+def test_the_clocks_sweep_queues_a_stopped_workers_again(finished, settings, monkeypatch):
+    asked = analysis.request(finished)
+    analysis.claim("gone")
+    monkeypatch.setattr(pool, "_last_look", 0.0)
+    clock.sweep_once(timezone.now() + timedelta(seconds=settings.KOZEL_ANALYSIS_STALE + 1))
+    assert Analysis.objects.get(pk=asked.pk).status == AnalysisStatus.QUEUED
