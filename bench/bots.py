@@ -83,7 +83,7 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 
 def match(tested: str, against: str, variant: rules.Variant, sides: list[tuple[int, ...]],
-          deals: int, playouts: int, seed: int) -> None:
+          deals: int, playouts: int, seed: int, progress: int = 0) -> None:
     """Play ``deals`` deals, each once per seating of ``sides`` (the tested level's seats),
     and print the figures."""
     goat_rate, their_goat_rate, pts, their_pts, diff = [], [], [], [], []
@@ -111,6 +111,11 @@ def match(tested: str, against: str, variant: rules.Variant, sides: list[tuple[i
         pts.append(p / n)
         their_pts.append(tp / n)
         diff.append((p - tp) / n)
+        if progress and (deal + 1) % progress == 0 and deal + 1 < deals:
+            mean, half = interval(goat_rate)
+            print(f"  after {deal + 1} deals: goat %, tested {mean:.2f} ± {half:.2f}; "
+                  f"points difference {interval(diff)[0]:.2f} ± {interval(diff)[1]:.2f}",
+                  flush=True)
     spent = time.perf_counter() - started
     label = f"{tested} x{len(sides[0])} vs {against}"
     print(f"{label}: {variant}, {games} games ({deals} deals x {len(sides)} seatings), "
@@ -159,6 +164,8 @@ def main() -> None:
     parser.add_argument("--fish", default=rules.FISH_ONE, choices=(rules.FISH_ALL, rules.FISH_ONE))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=5.0, help="speed mode: per table")
+    parser.add_argument("--progress", type=int, default=0, metavar="DEALS",
+                        help="print the figures so far every DEALS deals")
     args = parser.parse_args()
     four = rules.Variant(4, args.fish)
     rotations4 = [(s,) for s in range(4)]
@@ -166,16 +173,16 @@ def main() -> None:
         speed(args.seconds, args.seed)
     elif args.mode == "ladder":
         for low, high in zip(levels.LEVELS, levels.LEVELS[1:]):
-            match(high, low, four, rotations4, args.deals, args.playouts, args.seed)
+            match(high, low, four, rotations4, args.deals, args.playouts, args.seed, args.progress)
     elif args.mode == "one-of-four":
         match(levels.MASTER, levels.HEURISTIC, four, rotations4, args.deals, args.playouts,
-              args.seed)
+              args.seed, args.progress)
     elif args.mode == "pairs":
         match(levels.MASTER, levels.HEURISTIC, rules.Variant(4, args.fish, True),
-              [(0, 2), (1, 3)], args.deals, args.playouts, args.seed)
+              [(0, 2), (1, 3)], args.deals, args.playouts, args.seed, args.progress)
     elif args.mode == "three":
         match(levels.MASTER, levels.HEURISTIC, rules.Variant(3, args.fish),
-              [(s,) for s in range(3)], args.deals, args.playouts, args.seed)
+              [(s,) for s in range(3)], args.deals, args.playouts, args.seed, args.progress)
 
 
 if __name__ == "__main__":
