@@ -5,10 +5,13 @@ worker's is queued again."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.utils import timezone
 
+from accounts.moderators import GROUP_NAME
 from games import rules
+from games.moderation import service as moderation
 from games.models import Analysis, AnalysisStatus, MatchStatus
 from games.play import clock
 from games.records import analysis, pool
@@ -183,3 +186,15 @@ def test_the_clocks_sweep_queues_a_stopped_workers_again(finished, settings, mon
     monkeypatch.setattr(pool, "_last_look", 0.0)
     clock.sweep_once(timezone.now() + timedelta(seconds=settings.KOZEL_ANALYSIS_STALE + 1))
     assert Analysis.objects.get(pk=asked.pk).status == AnalysisStatus.QUEUED
+
+
+def test_a_game_a_moderator_stopped_is_analysed_up_to_the_stop(running, make_user):
+    moderator = make_user("moder", is_staff=True)
+    moderator.groups.add(Group.objects.get(name=GROUP_NAME))
+    stopped = moderation.abort_game(running.pk, moderator, "stuck")
+    assert stopped.status == MatchStatus.ABORTED
+    asked = analysis.request(stopped)
+    assert analysis.run_next("w", quick_judge) == asked.pk
+    made = Analysis.objects.get(pk=asked.pk)
+    assert made.status == AnalysisStatus.DONE, made.error
+    assert made.result["decisions"]
