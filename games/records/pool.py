@@ -119,13 +119,16 @@ def sweep(now=None) -> None:
 
 def start_in_server() -> None:
     """A server's pool, in the daphne process (kozel_site/asgi.py).  Without the clock in
-    this process (scaled out), the pool looks for queued work itself, off the loop."""
+    this process (scaled out), the pool looks for queued work itself, off the loop.
+    Started once the server runs, as the clock is (a module that merely imports the
+    ASGI application starts nothing)."""
+    when_serving(_serve)
+
+
+async def _serve() -> None:
     start()
-    if not settings.KOZEL_CLOCK_IN_SERVER:
-        when_serving(_look_now_and_then)
-
-
-async def _look_now_and_then() -> None:
+    if settings.KOZEL_CLOCK_IN_SERVER:
+        return  # the clock's sweep feeds the pool
     look = sync_to_async(sweep, thread_sensitive=False)
     while True:
         await asyncio.sleep(LOOK_EVERY * 2)

@@ -21,6 +21,12 @@ from tests.ratings import played
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _no_pool_here(monkeypatch):
+    """This process owns no pool (only a running server does): nothing is handed to one."""
+    monkeypatch.setattr(pool, "_pool", None)
+
+
 def quick_judge(state, seat):
     return {a: a.tile.pips / 10 for a in rules.legal_actions(state)}  # rating points
 
