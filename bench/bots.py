@@ -166,7 +166,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="speed mode: per table")
     parser.add_argument("--progress", type=int, default=0, metavar="DEALS",
                         help="print the figures so far every DEALS deals")
+    parser.add_argument("--fish-aware", action="store_true",
+                        help="the master's playouts mind who pays for a fish (master.FISH_AWARE)")
     args = parser.parse_args()
+    if args.fish_aware:
+        master.FISH_AWARE = True
+        print("master.FISH_AWARE on")
     four = rules.Variant(4, args.fish)
     rotations4 = [(s,) for s in range(4)]
     if args.mode == "speed":

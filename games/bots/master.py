@@ -29,7 +29,8 @@ import time
 
 import games.rules as rules
 from games.rules.state import Board
-from games.rules.tiles import TILES
+from games.rules.scoring import round_points
+from games.rules.tiles import NON_DOUBLE_MASK, TILES
 
 from .knowledge import Knowledge
 
@@ -39,6 +40,9 @@ from .knowledge import Knowledge
 # play in a world is not one fixed line.
 DOUBLE_BONUS = 4.5
 RANDOM_MOVE = 0.12
+# In fish for one, whether the playouts' players place a fish that someone else pays for,
+# and avoid one they would pay for themselves (bench/bots.py --fish-aware measures it).
+FISH_AWARE = False
 MAX_RETRIES = 30  # deals tried before the sampler ignores the lacked values
 
 # Set by every evaluate(): playouts made, worlds, seconds spent (for benchmarks).
@@ -199,16 +203,55 @@ def _playout(state: rules.GameState, rng: random.Random) -> rules.GameState:
     keys = _KEYS.__getitem__
     rnd = rng.random
     playing = rules.PLAYING
+    fish_one = FISH_AWARE and state.board.variant.fish == rules.FISH_ONE
     while state.phase == playing:
         legal = legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
         elif rnd() < RANDOM_MOVE:
             action = legal[int(rnd() * len(legal))]
+        elif fish_one:
+            action = _fish_one_choice(state, legal, keys)
         else:
             action = max(legal, key=keys)
         state, _events = apply(state, action)
     return state
+
+
+def _fish_one_choice(state: rules.GameState, legal, keys) -> rules.Action:
+    """The heaviest play, but in fish for one (where the player with the most points takes
+    them all, RULES.md 7.4) a play that places a fish first if someone else would take
+    them, and last if its own player (pair) would."""
+    left, right, table = state.left, state.right, state.table
+    best, best_key = legal[0], -1e9
+    for action in legal:
+        key = keys(action)
+        t = action.tile
+        if t is not None and action.kind == rules.PLAY and left >= 0:
+            if action.end == rules.LEFT:
+                new_left, new_right = (t.high if t.low == left else t.low), right
+            else:
+                new_left, new_right = left, (t.high if t.low == right else t.low)
+            if new_left == new_right \
+                    and (table | t.bit) & NON_DOUBLE_MASK[new_left] == NON_DOUBLE_MASK[new_left]:
+                key += _fish_taker(state, action)
+        if key > best_key:
+            best, best_key = action, key
+    return best
+
+
+def _fish_taker(state: rules.GameState, action: rules.Action) -> float:
+    seat = action.seat
+    hands = state.hands
+    points = [round_points(hands[s] ^ action.tile.bit if s == seat else hands[s])
+              for s in range(len(hands))]
+    if state.board.variant.pairs:
+        points = [points[0] + points[2], points[1] + points[3]]
+        seat %= 2
+    top = max(points)
+    if points.count(top) > 1:
+        return 0.0  # a draw: the points go to the bank
+    return -100.0 if points[seat] == top else 100.0
 
 
 # -- the outcome of a round's end for a seat ------------------------------------------

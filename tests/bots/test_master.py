@@ -88,3 +88,11 @@ def test_the_worlds_keep_to_what_the_seat_knows():
             # the real hands are one such deal: the knowledge is consistent with them
             for seat in hands:
                 assert state.hands[seat] & ~known.allowed(seat) == 0
+
+
+def test_fish_aware_playouts_evaluate_every_action_too(monkeypatch):
+    monkeypatch.setattr(master, "FISH_AWARE", True)
+    for seed in range(5):
+        state = position(seed)
+        known = knowledge_for(state, state.turn)
+        assert set(master.evaluate(known, playouts=6, seed=1)) == set(known.legal)
