@@ -6,10 +6,10 @@ each with the master's judgement as the site does (games/bots/analysis.py), one 
 the other in this one process, and prints per game its decisions, its seconds and its
 marks, then the slowest game.
 
-    .venv/bin/python bench/analysis.py [--games 3] [--playouts 128] [--seconds 0.25] [--fish one]
+    .venv/bin/python bench/analysis.py [--games 3] [--playouts 256] [--seconds 0.15] [--fish one]
 
 The defaults are the site's (kozel_site/settings.py): KOZEL_ANALYSIS_PLAYOUTS worlds a
-decision (128), capped at KOZEL_ANALYSIS_SECONDS (0.25 s; 0: no cap).
+decision (256), capped at KOZEL_ANALYSIS_SECONDS (0.15 s; 0: no cap).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seconds", type=float,
-                        default=float(os.environ.get("KOZEL_ANALYSIS_SECONDS", "0.25")))
+                        default=float(os.environ.get("KOZEL_ANALYSIS_SECONDS", "0.15")))
     parser.add_argument("--playouts", type=int,
-                        default=int(os.environ.get("KOZEL_ANALYSIS_PLAYOUTS", "128")))
+                        default=int(os.environ.get("KOZEL_ANALYSIS_PLAYOUTS", "256")))
     parser.add_argument("--fish", default="one", choices=("one", "all"))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
