@@ -307,7 +307,7 @@ KOZEL_ANALYSIS_IN_SERVER = config.env_bool(ENV, "KOZEL_ANALYSIS_IN_SERVER",
 KOZEL_ANALYSIS_WORKERS = config.env_int(ENV, "KOZEL_ANALYSIS_WORKERS", 1)
 # The master's budget for each decision judged: worlds (each plays every choice out
 # once; the same analysis every time), at most seconds (only a loaded machine reaches
-# it; 0: no cap).  A whole 4-player game has some 70 to 220 decisions (bench/analysis.py).
+# it; 0: no cap).  A whole 4-player game has some 70 to 320 decisions (bench/analysis.py).
 KOZEL_ANALYSIS_PLAYOUTS = config.env_int(ENV, "KOZEL_ANALYSIS_PLAYOUTS", 256) or None
 KOZEL_ANALYSIS_SECONDS = float(ENV.get("KOZEL_ANALYSIS_SECONDS", "0.15")) or None
 # Seconds without a sign of work after which a running analysis is queued again (its
