@@ -41,8 +41,8 @@ from .knowledge import Knowledge
 DOUBLE_BONUS = 4.5
 RANDOM_MOVE = 0.12
 # In fish for one, whether the playouts' players place a fish that someone else pays for,
-# and avoid one they would pay for themselves (bench/bots.py --fish-aware measures it).
-FISH_AWARE = False
+# and avoid one they would pay for themselves (bench/bots.py: 10.8 % goats against 13.5 %).
+FISH_AWARE = True
 MAX_RETRIES = 30  # deals tried before the sampler ignores the lacked values
 
 # Set by every evaluate(): playouts made, worlds, seconds spent (for benchmarks).
