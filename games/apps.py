@@ -15,6 +15,7 @@ class GamesConfig(AppConfig):
         from games.arena import schedule, scoring, seating
         from games.lobby import formseeds, rematch
         from games.play import clock, events
+        from games.records import pool
 
         events.on_game_ended(rematch.offer_after)
         events.on_game_ended(scoring.on_game_ended)
@@ -22,3 +23,4 @@ class GamesConfig(AppConfig):
         clock.every_sweep(formseeds.sweep)  # the seeds drawn for forms never sent
         clock.every_sweep(schedule.sweep)
         clock.every_sweep(seating.sweep)
+        clock.every_sweep(pool.sweep)  # the analyses: stopped ones again, a server's pool fed

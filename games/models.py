@@ -723,3 +723,48 @@ class ArenaGame(models.Model):
 
     def __str__(self):
         return f"{self.arena_id}: #{self.match_id}"
+
+
+# -- the analysis after a game (games/bots/analysis.py, games/records/analysis.py) -----------
+
+class AnalysisStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class Analysis(models.Model):
+    """The analysis of a game that is over: made once, on request, outside the server
+    processes (games/records/analysis.py), and stored.  A worker claims a queued one by a
+    compare-and-swap on ``status`` and beats ``heartbeat`` as it goes; a running one whose
+    beat is old (its worker died, the site restarted) is queued again by the clock's
+    sweep."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis",
+                                 verbose_name=_("game"))
+    status = models.CharField(_("status"), max_length=7, choices=AnalysisStatus.choices,
+                              default=AnalysisStatus.QUEUED)
+    done = models.PositiveIntegerField(_("decisions judged"), default=0)
+    total = models.PositiveIntegerField(_("decisions"), default=0)
+    # kozel-analysis/1 (games/bots/analysis.py ``analyse``) once done.
+    result = models.JSONField(_("result"), null=True, blank=True)
+    error = models.CharField(_("error"), max_length=500, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    worker = models.CharField(_("worker"), max_length=100, blank=True, default="")
+    heartbeat = models.DateTimeField(_("last sign of work"), null=True, blank=True)
+    created_at = models.DateTimeField(_("asked for"), default=timezone.now)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("analysis")
+        verbose_name_plural = _("analyses")
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=AnalysisStatus.values),
+                                   name="analysis_status_valid"),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="analysis_status_idx")]
+
+    def __str__(self):
+        return _("Analysis of #%(match)s") % {"match": self.match_id}

@@ -300,6 +300,23 @@ KOZEL_ARENA_SCHEDULE = [
 if "KOZEL_ARENA_SCHEDULE" in ENV:
     KOZEL_ARENA_SCHEDULE = json.loads(ENV["KOZEL_ARENA_SCHEDULE"])
 
+# -- The analysis after a game (games/records/analysis.py, games/bots/analysis.py) ------
+# Analyses run in a pool of worker processes (spawned, at a lower CPU priority) owned by
+# the daphne process in the embedded setup; when scaled out, `manage.py analyse` workers
+# (any number) take them from the database instead, or the servers keep their pools.
+KOZEL_ANALYSIS_IN_SERVER = config.env_bool(ENV, "KOZEL_ANALYSIS_IN_SERVER",
+                                           default=not ENV.get("REDIS_URL", "").strip())
+KOZEL_ANALYSIS_WORKERS = config.env_int(ENV, "KOZEL_ANALYSIS_WORKERS", 1)
+# The master's budget for each decision judged: worlds (each plays every choice out
+# once; the same analysis every time), at most seconds (only a loaded machine reaches
+# it; 0: no cap).  A whole 4-player game has some 70 to 320 decisions (bench/analysis.py).
+KOZEL_ANALYSIS_PLAYOUTS = config.env_int(ENV, "KOZEL_ANALYSIS_PLAYOUTS", 256) or None
+KOZEL_ANALYSIS_SECONDS = float(ENV.get("KOZEL_ANALYSIS_SECONDS", "0.15")) or None
+# Seconds without a sign of work after which a running analysis is queued again (its
+# worker died, the site restarted), and how often one is tried before it fails.
+KOZEL_ANALYSIS_STALE = float(ENV.get("KOZEL_ANALYSIS_STALE", "30"))
+KOZEL_ANALYSIS_ATTEMPTS = config.env_int(ENV, "KOZEL_ANALYSIS_ATTEMPTS", 3)
+
 # -- WebSocket caps across sockets (games/live/caps.py) ----------------------------
 # Counted in the cache (Redis, shared by every server process, when REDIS_URL is set).
 # Messages and new connections one account (an anonymous visitor: one address) may make

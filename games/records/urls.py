@@ -10,4 +10,5 @@ urlpatterns = [
     path("games/<int:match_id>/record/", record_views.game, name="game"),
     path("games/<int:match_id>/record.json", record_views.download, name="download"),
     path("games/<int:match_id>/replay/", record_views.replay, name="replay"),
+    path("games/<int:match_id>/analysis/", record_views.analysis_part, name="analysis"),
 ]

@@ -7,13 +7,17 @@ people to the game room instead.  A private table's pages are for its players an
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
 from accounts.models import ModeratorAction
 from accounts.moderators import is_moderator
 from games.moderation.service import annulment_of
-from games.records import replayer
+from games.records import analysis as analyses
+from games.records import pool, replayer
+from games.records import shown as shown_analysis
 from games.play import service as services
-from games.models import OVER, Match
+from games.models import OVER, Analysis, Match
 from games.room import chat
 from games.room.present import round_table, seat_names, shared_number, unit_names
 from games.records.fair import fair_block
@@ -74,6 +78,9 @@ def game(request, match_id):
         "table": round_table(match, names, match.seats_count),
         "annulment": annulment, "aborted": aborted, "moderator": staff,
         "fair": fair_block(match),
+        "analysable": analyses.analysable(match),
+        **({"analysis_part": shown_analysis.for_game_page(match, _analysis_of(match), names)}
+           if analyses.analysable(match) else {}),
         # Both chats, once the game is over, for its players and moderators only.
         "chats": chat.both_chats(match, with_deleted=staff, reader=request.user) if is_player or staff else None,
     })
@@ -102,7 +109,32 @@ def replay(request, match_id):
     shown = replayer.step(match, number, names)
     context = {"match": match, "step": shown, "names": names,
                **replayer.table_of(shown, names, {s.number for s in seats if not s.user_id})}
+    context["judged"] = shown_analysis.at_step(match, _analysis_of(match), names, shown.number)
     context["previous"] = shown.number - 1 if shown.number > 0 else None
     context["next"] = shown.number + 1 if shown.number < shown.total else None
     template = "games/_replay.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+def _analysis_of(match):
+    return Analysis.objects.filter(match=match).first()
+
+
+@require_http_methods(["GET", "POST"])
+def analysis_part(request, match_id):
+    """The game page's analysis: asked for with a POST (anyone who may see the game),
+    shown (its progress, then its result) with a GET, which the page repeats while it
+    runs."""
+    match, elsewhere = _over_match(request, match_id)
+    if elsewhere:
+        return elsewhere
+    if not analyses.analysable(match):
+        raise Http404
+    if request.method == "POST":
+        analyses.request(match)
+        pool.feed()  # this process's pool, if it has one, starts it at once
+        if not request.htmx:
+            return redirect(reverse("records:game", args=[match.pk]) + "#analysis")
+    _seats, names = _seating(match)
+    return render(request, "games/_analysis.html", {
+        "match": match, "part": shown_analysis.for_game_page(match, _analysis_of(match), names)})
