@@ -22,7 +22,7 @@ from games.play import notify
 from games.play.errors import PlayError
 
 FRESH = 1.0  # seconds a read of an arena's version answers the pages' beats
-READ_EVERY = 0.5  # seconds at least between two reads of an arena's view in a process
+READ_EVERY = 1.0  # seconds at least between two reads of an arena's view in a process
 
 
 class _Request:
