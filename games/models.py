@@ -333,6 +333,7 @@ class RematchWithdrawal(models.TextChoices):
     AWAY = "away", _("away from the game's page")
     ELSEWHERE = "elsewhere", _("sat down at another table")
     EXPIRED = "expired", _("not answered in time")
+    LEFT = "left", _("left the game")
 
 
 class Rematch(models.Model):

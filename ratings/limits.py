@@ -27,7 +27,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.db.models import Q
-from django.utils import formats, timezone
+from django.utils import dateformat, formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
@@ -165,9 +165,10 @@ def bar_of(user, now: datetime | None = None) -> Bar | None:
 
 
 def until_words(bar: Bar) -> str:
-    """When a bar ends, in the site's time (the pages show it in the viewer's own time
-    zone: static/js/kozel.js rewrites every <time data-local>)."""
-    return formats.date_format(timezone.localtime(bar.until), "DATETIME_FORMAT")
+    """When a bar ends, in the site's time, its zone named (the pages show it in the
+    viewer's own time zone: static/js/localtime.js rewrites every <time data-local>)."""
+    local = timezone.localtime(bar.until)
+    return f"{formats.date_format(local, 'DATETIME_FORMAT')} {dateformat.format(local, 'T')}".strip()
 
 
 def barred_message(bar: Bar) -> str:

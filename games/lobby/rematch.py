@@ -12,6 +12,10 @@ When the last person accepts, everyone sits down one seat on -- seat n at n + 1,
 the seats, so that partners stay partners -- and the first deal is made the lobby's way
 (``tables.start_table``: games.play.service.start, the one path).
 
+A game one of its people left (the room's "leave" button, RULES.md 9) is offered
+withdrawn at once, naming them: the same table needs every one of its people, and the
+one who left has said they do not want to play on (nobody waits for them).
+
 The offer is withdrawn when one of its people declines (``decline``), sits down at
 another table (``withdraw_for``, from the lobby), or has no socket open to the game's
 room for KOZEL_REMATCH_AWAY seconds, and when KOZEL_REMATCH_SECONDS pass unanswered: the
@@ -40,6 +44,7 @@ from games.lobby.tables import (check_free, current_match, seat_bot, seat_person
                                 seatless_table, start_table)
 from games.models import (ArenaGame, Match, MatchStatus, Rematch, RematchStatus,
                           RematchWithdrawal, Seat)
+from games import rules
 from games.play import notify, seeds
 from games.play.errors import PlayError
 from games.play.events import GameEnded
@@ -102,11 +107,23 @@ def offer_after(event: GameEnded) -> None:
     seats again (games/arena)."""
     if ArenaGame.objects.filter(match_id=event.match.pk).exists():
         return
-    offer(event.match)
+    board = event.state.board
+    left = board.interrupted_by if board.interrupt_reason == rules.LEFT_GAME else None
+    offer(event.match, left)
 
 
-def offer(game: Match) -> Rematch:
-    """Offer one more game to the people of ``game``, inside the transaction that ends it."""
+def offer(game: Match, left: int | None = None) -> Rematch:
+    """Offer one more game to the people of ``game``, inside the transaction that ends it;
+    ``left``, the seat of a person who left it: then the offer is withdrawn at once, in
+    their name, and no table is drawn for it."""
+    seats = _seats_of(game.pk)
+    leaver = next((s.user_id for s in seats if s.number == left and s.user_id), None)
+    if leaver is not None:
+        rematch = Rematch.objects.create(
+            game_id=game.pk, table=None, status=RematchStatus.WITHDRAWN,
+            reason=RematchWithdrawal.LEFT, withdrawn_by_id=leaver, expires_at=timezone.now())
+        _told(rematch, seats)
+        return rematch
     table = seatless_table(created_by_id=game.created_by_id, game=game.game,
                            seats_count=game.seats_count,
                            fish=game.fish, pairs=game.pairs, turn_seconds=game.turn_seconds,
@@ -114,7 +131,7 @@ def offer(game: Match) -> Rematch:
     rematch = Rematch.objects.create(
         game_id=game.pk, table=table,
         expires_at=timezone.now() + timedelta(seconds=settings.KOZEL_REMATCH_SECONDS))
-    _told(rematch, _seats_of(game.pk))
+    _told(rematch, seats)
     return rematch
 
 

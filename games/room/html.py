@@ -102,7 +102,7 @@ def seat(context: dict) -> SafeString:
         template, language = _template("games/room/hand.html"), translation.get_language()
         if context["turn_mine"]:  # its buttons carry the version: made for this frame
             hand = _hand(template, language, context["hand"], True, context["can_draw"],
-                         context["version"], context["doubles"])
+                         context["version"], context["doubles"], context["open_ends"])
         else:
             hand = _idle_hand(template, language, context["hand"])
     # A plain (Django) safe string, as every fragment: a frame adds more markup to it.
@@ -111,10 +111,11 @@ def seat(context: dict) -> SafeString:
 
 
 def _hand(template, language: str, hand: tuple, turn_mine: bool, can_draw: bool,
-          version: int | None, doubles: tuple = ()) -> Markup:
+          version: int | None, doubles: tuple = (), open_ends: tuple = ()) -> Markup:
     """A hand: ``hand`` is ((tile, the ends it may be played on), ...); an end is None for
     the lead (the table is empty).  ``doubles``: the two doubles it may play at once (sea
-    goat), or ()."""
+    goat), or ().  ``open_ends``: the chain's open ends' values (left, right), by which
+    the buttons of a tile that fits both name its end, as the round's log does."""
     tiles = [{"name": name, "halves": tile_halves(name), "ends": ends,
               "playable": turn_mine and bool(ends),
               # Two ends to choose from: the tile is chosen, then a lit end on the table;
@@ -123,8 +124,10 @@ def _hand(template, language: str, hand: tuple, turn_mine: bool, can_draw: bool,
               "choose": turn_mine and (len(ends) == 2 or name in doubles),
               "with": next((other for other in doubles if other != name), None)
               if name in doubles else None} for name, ends in hand]
+    values = dict(zip(("left", "right"), open_ends))
     return Markup(template.render(hand=tiles, turn_mine=turn_mine, can_draw=can_draw,
-                                  version=version, doubles=doubles, _=_gettext(language)))
+                                  version=version, doubles=doubles, values=values,
+                                  _=_gettext(language)))
 
 
 @lru_cache(maxsize=HANDS_KEPT)

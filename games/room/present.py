@@ -141,7 +141,7 @@ def seat_context(table: dict, seat: int | None) -> dict:
     match = table["match"]
     context = {"version": table["version"], "status": table["status"], "seat": seat,
                "spectator": seat is None, "hand": (), "turn_mine": False, "can_draw": False,
-               "doubles": ()}
+               "doubles": (), "open_ends": ()}
     state = table["state"]
     if seat is None or state is None:
         return context
@@ -159,6 +159,9 @@ def seat_context(table: dict, seat: int | None) -> dict:
         can_draw=any("draw" in a for a in own["legal"]),
         turn_mine=(table["view"]["turn"] == seat and match.status == MatchStatus.PLAYING
                    and state.phase == rules.PLAYING),
+        # The chain's open ends' values (left, right): a tile that fits both names the
+        # end by its value, as the round's log does (issue 42).
+        open_ends=tuple(table["view"].get("ends") or ()),
     )
     return context
 

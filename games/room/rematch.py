@@ -25,6 +25,7 @@ def _why(offer: dict) -> str:
         "away": _("Away from the game's page: %(name)s."),
         "elsewhere": _("At another table now: %(name)s."),
         "expired": _("Not everyone answered in time."),
+        "left": _("Left the game: %(name)s."),
     }
     return texts.get(offer["reason"], "") % {"name": offer["by"]}
 

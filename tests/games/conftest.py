@@ -100,3 +100,22 @@ def at_once(*calls) -> list:
     for thread in threads:
         thread.join(60)
     return results
+
+
+def times_out(match_id: int) -> None:
+    """The running game ``match_id`` ends by a timeout (RULES.md 9): the clock runs out
+    for whoever is to move (bots move first, never timing out).  How the tests of one
+    more game end a game: one its person left offers nothing to wait for (issue 42)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Match
+    from games.play import service
+
+    later = timezone.now() + timedelta(days=1)
+    for _step in range(200):
+        if not Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING).exists():
+            return
+        service.run_due(match_id, later)
+    raise AssertionError(f"game {match_id} did not time out")

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.models import ModeratorAction, Player
 from accounts.moderators import GROUP_NAME
+from games import rules
 from games.lobby import rematch, service as requests
 from games.models import Match, MatchStatus, Rematch, UnratedWhy
 from games.moderation import service as moderation
@@ -26,7 +27,7 @@ from games.play.errors import PlayError
 from ratings import limits
 from ratings.models import Bar, Departure, RatingRecord
 
-from ..games.conftest import at_once, play_first_round
+from ..games.conftest import at_once, human_move, play_first_round, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -38,10 +39,18 @@ def rating(user) -> int:
 
 
 def scored_and_left(match, people, leaver) -> Match:
-    """Play the first round (so the game counts), then ``leaver`` leaves: the farming
-    loop's one game."""
+    """Play the first round (so the game counts), then ``leaver`` runs out of time on
+    their first turn of the next (as a leave, RULES.md 9 and 10; a leave itself offers
+    no one more game since issue 42): the farming loop's one game."""
     play_first_round(match, people)
-    services.leave_game(match.pk, leaver)
+    later = timezone.now() + timedelta(days=1)
+    services.run_due(match.pk, later)  # the next deal
+    while (state := state_of(match)).phase == rules.PLAYING:
+        if people[state.turn] == leaver:
+            services.run_due(match.pk, later)  # their time runs out
+        else:
+            services.act(match.pk, people[state.turn], human_move(match, state.turn),
+                         match.version)
     match.refresh_from_db()
     assert match.status == MatchStatus.INTERRUPTED
     return match

@@ -14,19 +14,19 @@ from games.play import clock, service as services
 from games.play.errors import PlayError
 from games.live import caps as socketcaps
 
-from ..conftest import at_once
+from ..conftest import at_once, times_out
 
 pytestmark = pytest.mark.django_db
 
 
 def ended_game(make_user, players=2, *, pairs=False, prefix="p", **options):
-    """A game of ``players`` new accounts that has just ended (its seat 0 left it in the
+    """A game of ``players`` new accounts that has just ended (timed out in the
     first round), and its people by seat."""
     people = {n: make_user(f"{prefix}{n}") for n in range(players)}
     match = requests.create_request(people[0], players=players, pairs=pairs, **options)
     for n in range(1, players):
         requests.join_request(people[n], match.pk, invite_token=match.invite_token)
-    services.leave_game(match.pk, people[0])
+    times_out(match.pk)
     match.refresh_from_db()
     return match, people
 
@@ -53,7 +53,7 @@ def snapshot(game) -> tuple:
 
 def test_a_game_that_ends_offers_one_more_with_a_waiting_private_table(make_user):
     game, people = ended_game(make_user, 3, turn_seconds=45, rated=False, fish="one")
-    assert game.status == MatchStatus.ABORTED  # left in the first round: still offered
+    assert game.status == MatchStatus.ABORTED  # timed out in the first round: still offered
     offer = Rematch.objects.get(game=game)
     assert offer.status == RematchStatus.OPEN and offer.accepted == {}
     table = offer.table
@@ -96,7 +96,7 @@ def test_bots_accept_at_once_so_the_persons_accept_starts_it(make_user):
     olya = make_user("olya")
     table = requests.play_with_bots(olya, 3, turn_seconds=20)
     bots = seats_of(table)
-    services.leave_game(table.pk, olya)
+    times_out(table.pk)
     view = rematch.view_of(table.pk)
     assert [p["accepted"] for p in view["people"]] == [True, False, True]  # seat 1: olya
     rematch.accept(table.pk, olya, "mine")
@@ -104,6 +104,24 @@ def test_bots_accept_at_once_so_the_persons_accept_starts_it(make_user):
     assert new.status == MatchStatus.PLAYING and not new.rated
     assert seats_of(new) == {(n + 1) % 3: name for n, name in bots.items()}
     assert new.client_seeds == ["0", "mine", "2"]  # a bot's seed is its (new) seat number
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_game_one_of_its_people_left_is_offered_withdrawn_in_their_name(make_user, players):
+    # Issue 42, defect 8: the one who left is neither offered nor waited for; the same
+    # table needs everyone, so the others see at once who left and that it is closed.
+    people = {n: make_user(f"lv{n}") for n in range(players)}
+    game = requests.create_request(people[0], players=players)
+    for n in range(1, players):
+        requests.join_request(people[n], game.pk, invite_token=game.invite_token)
+    services.leave_game(game.pk, people[1])
+    offer = Rematch.objects.get(game=game)
+    assert (offer.status, offer.reason, offer.withdrawn_by_id, offer.table) == (
+        RematchStatus.WITHDRAWN, "left", people[1].pk, None)
+    assert not Match.objects.filter(status=MatchStatus.WAITING).exists()  # no table drawn
+    view = rematch.view_of(game.pk)
+    assert (view["status"], view["reason"], view["by"]) == ("withdrawn", "left", "lv1")
+    assert "gone" in refused(rematch.accept, game.pk, people[0])
 
 
 def test_accepts_show_in_the_view_and_the_game_waits_for_everyone(make_user):

@@ -15,7 +15,7 @@ from games.models import Match, MatchStatus, Move, Rematch
 from games.play import service as services
 from games.rules import fair
 
-from ..conftest import wait_until
+from ..conftest import times_out, wait_until
 from ..records.test_fair_secret import SeedWatch, _clients, _people, play_watching
 from ..wsclient import Seat
 
@@ -32,13 +32,13 @@ def test_the_seed_is_committed_with_the_offer_and_the_deal_follows_from_the_acce
     if bots:
         seats = {0: make_user("fb")}  # and bots in seats 1 to 3
         game = requests.play_with_bots(seats[0], 4)
-        services.leave_game(game.pk, seats[0])
+        times_out(game.pk)
     else:
         seats = {n: make_user(f"f{n}") for n in range(3)}
         game = requests.create_request(seats[0], players=3)
         for n in (1, 2):
             requests.join_request(seats[n], game.pk)
-        services.leave_game(game.pk, seats[2])
+        times_out(game.pk)
     offer = Rematch.objects.get(game=game)
     table = offer.table
     seed, commitment = bytes(table.server_seed), table.commitment
@@ -63,7 +63,7 @@ def test_a_withdrawn_offers_table_and_seed_are_gone(make_user):
     people = [make_user("w0"), make_user("w1")]
     game = requests.create_request(people[0], players=2)
     requests.join_request(people[1], game.pk)
-    services.leave_game(game.pk, people[0])
+    times_out(game.pk)
     table_id = Rematch.objects.get(game=game).table_id
     rematch.decline(game.pk, people[1])
     assert not Match.objects.filter(pk=table_id).exists()  # never dealt: nothing to reveal
@@ -98,7 +98,7 @@ async def test_the_new_games_seed_is_in_no_frame_or_page_until_it_is_over():
     old_rooms = [Seat(game.pk, u) for u in (*people, watcher)]
     for room in old_rooms:
         await room.connect()
-    await database_sync_to_async(services.leave_game)(game.pk, people[0])
+    await database_sync_to_async(times_out)(game.pk)
     offer = await database_sync_to_async(
         lambda: Rematch.objects.select_related("table").get(game=game))()
     table = offer.table

@@ -141,8 +141,10 @@ def test_only_the_store_writes_a_running_games_rows(make_user, game_writes):
     play_first_round(again, people)
     assert services.run_due(again.pk, now=later())  # the clock deals round 2
     assert services.give_time_again(later(2)) >= 1  # after an outage of every clock
-    services.leave_game(again.pk, alex)  # leaving: the game ends, one more is offered
-    rematch.decline(again.pk, masha)     # and declined: its table is deleted
+    services.leave_game(again.pk, alex)  # leaving: the game ends, and one more game is
+    offer = Rematch.objects.get(game=again)  # offered withdrawn in alex's name (issue 42)
+    assert (offer.status, offer.reason, offer.withdrawn_by, offer.table) == (
+        "withdrawn", "left", alex, None)
 
     # A table of bots: the clock plays a bot, and a moderator aborts the game.
     bots = requests.play_with_bots(olya, 3)

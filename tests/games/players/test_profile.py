@@ -16,7 +16,8 @@ def profile_numbers(page):
     numbers.update(re.findall(r'data-stat="rated-games">(рейтинговых): (\d+)<', stats))
     numbers.update((f"{label} в парах", count) for label, count in re.findall(
         r'data-stat="rated-pair-games">(рейтинговых): (\d+)<', stats))
-    numbers["Последняя партия"] = re.search(r"Последняя партия: ([^<]*)<br>", page).group(1)
+    numbers["Последняя партия"] = re.search(
+        r"Последняя партия: (?:<time [^>]*>)?([^<]*)(?:</time>)?<br>", page).group(1)
     return numbers
 
 

@@ -16,7 +16,7 @@ from games.lobby import rematch
 from games.models import Match, Rematch, Seat
 from games.play import service as services
 
-from ..conftest import wait_until
+from ..conftest import times_out, wait_until
 from ..wsclient import Seat as Tab
 from .test_consumer import make_users, start_table
 
@@ -62,7 +62,7 @@ async def game_ended_by(users, leaver: int, *, spectator=None):
     tab (and a spectator's) connected before it ends."""
     match_id = await start_table(users)
     rooms = await connected(match_id, *users, *([spectator] if spectator else []))
-    await database_sync_to_async(services.leave_game)(match_id, users[leaver])
+    await database_sync_to_async(times_out)(match_id)  # (one who left is waited for by nobody)
     return match_id, rooms
 
 
@@ -81,6 +81,17 @@ async def unchanged_state(game_id):
         return (offer.status, offer.accepted, offer.table_id, Match.objects.count(),
                 Seat.objects.count())
     return await database_sync_to_async(read)()
+
+
+async def test_a_person_who_leaves_is_not_waited_for_and_everyone_sees_why():
+    a, b, watcher = await make_users("rl_a", "rl_b", "rl_w")
+    match_id = await start_table([a, b])
+    rooms = await connected(match_id, a, b, watcher)
+    await database_sync_to_async(services.leave_game)(match_id, b)
+    assert await all_see(rooms, lambda offer: 'data-rematch="withdrawn"' in offer)
+    for room in rooms:
+        assert "Выход из игры: rl_b." in await room.offer()
+        assert "rematch-accept" not in await room.offer()
 
 
 async def test_everyone_at_the_room_sees_the_offer_who_accepted_and_who_declined():
@@ -143,7 +154,7 @@ async def test_a_room_frame_sent_after_the_end_carries_the_offer_into_its_slot()
     assert await all_see(rooms, lambda offer: 'data-rematch="open"' in offer)
     late = (await connected(match_id, b))[0]
     first = late.frames[0]
-    assert first.index('id="rematch" class="rematch" aria-live') < first.index(FRAGMENT)
+    assert first.index('id="rematch" class="rematch rematch-top" aria-live') < first.index(FRAGMENT)
 
 
 async def test_answers_not_the_senders_to_give_are_refused_and_change_nothing():
