@@ -56,14 +56,29 @@ _searches: dict[int, _Search] = {}  # match id -> its bot's search under way or 
 
 @dataclass
 class Figures:
-    """What this process's masters thought (the load benchmark reports it)."""
+    """What this process's masters thought: since it started (``figures``), and since the
+    last line logged (``_window``), which bench/load.py's bots' mode reads."""
     moves: int = 0
     playouts: int = 0
     seconds: float = 0.0
+    waited_max: float = 0.0  # the longest from asking the pool to its answer
     last_pid: int = 0
+
+    def add(self, thought: levels.Thought, waited: float) -> None:
+        self.moves += 1
+        self.playouts += thought.playouts
+        self.seconds += thought.seconds
+        self.waited_max = max(self.waited_max, waited)
+        self.last_pid = thought.pid
 
 
 figures = Figures()
+_window = Figures()
+_window_began = time.monotonic()
+# Seconds between the INFO lines on what the masters thought (none while none moved).
+LOG_EVERY = 5.0
+LOG_LINE = "bots: master moves=%d playouts_per_move=%.0f search_s_per_move=%.3f " \
+           "waited_max_s=%.3f thinking_now=%d workers=%d"
 
 
 def _lower_priority() -> None:
@@ -132,10 +147,10 @@ def answer(match_id: int, version: int, knowledge: Knowledge, level: str,
             except Exception:
                 log.exception("bots: a master's search failed; asking again")
             else:
-                figures.moves += 1
-                figures.playouts += thought.playouts
-                figures.seconds += thought.seconds
-                figures.last_pid = thought.pid
+                waited = time.monotonic() - search.asked_at
+                figures.add(thought, waited)
+                _window.add(thought, waited)
+                _log_window()
                 return thought.action
         elif search is not None:  # the match moved on: that search is of no use
             search.future.cancel()
@@ -166,3 +181,13 @@ def _renew() -> None:
     _searches.clear()
     broken.shutdown(wait=False, cancel_futures=True)
     start(_workers)
+
+
+def _log_window() -> None:
+    global _window, _window_began
+    if time.monotonic() - _window_began < LOG_EVERY:
+        return
+    w = _window
+    log.info(LOG_LINE, w.moves, w.playouts / w.moves, w.seconds / w.moves, w.waited_max,
+             thinking_now(), _workers)
+    _window, _window_began = Figures(), time.monotonic()
