@@ -1340,8 +1340,10 @@ def main() -> None:
               else ", SQLite + in-memory layer"))
     if len(servers) > 1:
         setup += f", seats placed {args.placement}"
-    report = {"setup": setup, "games": args.games,
-              "players": args.arena or 4 * args.games, "arena_watchers": args.arena_watchers
+    bots_tables = max(int(n) for n in args.bots.split(",")) if args.bots else 0
+    report = {"setup": setup, "games": bots_tables or args.games, "bots": args.bots,
+              "players": args.arena or bots_tables or 4 * args.games,
+              "arena_watchers": args.arena_watchers
               if args.arena else 0, "pace_s": args.pace,
               "env": args.env, "load": os.getloadavg(), "machine": machine,
               "phases": bench.report}
