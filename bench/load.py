@@ -116,7 +116,7 @@ def site_env(args, workdir: Path) -> dict[str, str]:
     env.update(SECRET_KEY=BENCH_SECRET, DJANGO_SETTINGS_MODULE="kozel_site.settings",
                KOZEL_ROUND_PAUSE=str(args.round_pause),
                LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
-    if args.arena:  # the seatings' cost is read from the servers' INFO lines (SEATING_LOG)
+    if args.arena or args.bots:  # the seatings' cost, the masters' figures: INFO lines
         env["LOG_LEVEL"] = "INFO"
     if args.setup == "scaled":
         # Kept connections, as docs/operations.md advises for this setup (--env may override).
@@ -276,6 +276,35 @@ def open_table(users, turn_seconds: int, pairs: bool = False) -> int:
     for user in users[1:]:
         requests.join_request(user, match.pk)
     return match.pk
+
+
+def open_bots_table(user, turn_seconds: int) -> int:
+    """The bots' mode's table: one person and three masters (bots at the master level)."""
+    from games.lobby import service as requests
+    return requests.play_with_bots(user, 4, turn_seconds=turn_seconds, level="master").pk
+
+
+# The servers' and clocks' INFO line on what their masters thought (games/play/thinking.py).
+MASTERS_LOG = re.compile(r"bots: master moves=(\d+) playouts_per_move=([\d.]+) "
+                         r"search_s_per_move=([\d.]+) waited_max_s=([\d.]+)")
+
+
+def masters_figures(lines: list[str]) -> dict:
+    """The masters' moves, playouts and search per move, and the longest a move waited
+    for the pool, from the log lines of a phase."""
+    moves = playouts = 0
+    search = waited = 0.0
+    for line in lines:
+        found = MASTERS_LOG.search(line)
+        if found:
+            n = int(found[1])
+            moves += n
+            playouts += n * float(found[2])
+            search += n * float(found[3])
+            waited = max(waited, float(found[4]))
+    return {"moves": moves, "playouts_per_move": round(playouts / moves) if moves else None,
+            "search_s_per_move": round(search / moves, 3) if moves else None,
+            "waited_max_s": round(waited, 3)}
 
 
 # -- the players ------------------------------------------------------------------------
@@ -644,6 +673,23 @@ class Table:
         for seat in self.seats:
             await seat.close()
         await self.sit_down(self.match_id)
+
+
+class BotsTable(Table):
+    """--bots: one person and three masters; the person acts at the pace when its turn
+    comes, the masters when the clock plays them (their human-like delay, then a search
+    in the clock's pool of worker processes)."""
+
+    def __init__(self, bench: "Bench", player: tuple[object, str], index: int):
+        super().__init__(bench, [player], index)
+        self.pairs = False
+
+    async def sit_down(self, match_id: int | None = None):
+        from asgiref.sync import sync_to_async
+        if match_id is None:
+            match_id = await sync_to_async(open_bots_table)(self.players[0][0],
+                                                            self.bench.args.turn_seconds)
+        await super().sit_down(match_id)
 
 
 class EchoGroup:
@@ -1016,10 +1062,49 @@ class Bench:
         for page in self.watchers:
             await page.close()
 
+    def log_sizes(self) -> dict:
+        return {p.log: p.log.stat().st_size for p in self.servers + self.clocks}
+
+    def log_lines_since(self, sizes: dict) -> list[str]:
+        lines = []
+        for log, size in sizes.items():
+            with open(log, "rb") as text:
+                text.seek(size)
+                lines += text.read().decode("utf-8", "replace").splitlines()
+        return lines
+
+    async def run_bots(self):
+        """--bots N,M,...: phases of N, then M, ... tables of one person and three masters
+        (tables are added, none closed), each --seconds long at --pace: the people's round
+        trips, and what the masters thought (their playouts per move fall as tables are
+        added; the pool's answer never waits long)."""
+        args = self.args
+        args.chat_every = 0  # the people's moves alone
+        tables: list[BotsTable] = []
+        for count in sorted(int(n) for n in args.bots.split(",")):
+            new = [BotsTable(self, self.players[i], i) for i in range(len(tables), count)]
+            began = time.perf_counter()
+            await asyncio.gather(*(t.sit_down() for t in new))
+            tables += new
+            print(f"{len(tables)} bots' tables (one person and three masters each), "
+                  f"{len(new)} new ones seated in {time.perf_counter() - began:.1f} s", flush=True)
+            sizes = self.log_sizes()
+            summary = await self.phase(f"bots-{count}", tables, args.seconds, args.pace,
+                                       warmup=args.warmup)
+            summary["tables"] = count
+            summary["masters"] = masters_figures(self.log_lines_since(sizes))
+            print("    masters: " + json.dumps(summary["masters"]), flush=True)
+        for table in tables:
+            for seat in table.seats:
+                await seat.close()
+
     async def run(self):
         args = self.args
         if args.arena:
             await self.run_arena()
+            return
+        if args.bots:
+            await self.run_bots()
             return
         if (args.seconds or args.peak_seconds) and not args.no_echo:
             echo = [EchoGroup(self, group, i * 4) for i, group in enumerate(self.groups())]
@@ -1059,6 +1144,7 @@ GOAL_ECHO_TIMES = 5.0     # the paced games' p95 against the echo baseline's
 GOAL_FLAT_MB_PER_MIN = 0.5
 GOAL_ARENA_SEATED_S = 10.0   # RULES.md 12: a table within 10 s of enough players waiting
 GOAL_ARENA_SEATING_MS = 100.0
+GOAL_BOT_LATE_S = 1.0        # a master's move within its human-like delay plus this
 
 
 def goal_lines(phases: list[dict], games_at_once: int, pace: float) -> list[str]:
@@ -1115,6 +1201,24 @@ def goal_lines(phases: list[dict], games_at_once: int, pace: float) -> list[str]
             lines.append(f"soak memory, {name}: {rate:+.2f} MB/min over the second half "
                          f"(goal within ±{GOAL_FLAT_MB_PER_MIN:g}): "
                          f"{verdict(abs(rate) <= GOAL_FLAT_MB_PER_MIN)}")
+    return lines
+
+
+def bots_goal_lines(phases: list[dict]) -> list[str]:
+    """The bots' mode (issue 41): the people's p95 under GOAL_P95_MS with masters thinking
+    at every table, and every master's move within its delay plus GOAL_BOT_LATE_S (the
+    longest wait for the pool's answer, plus the clock's sweep, stands for that)."""
+    lines = []
+    for phase in (p for p in phases if "masters" in p):
+        m = phase["masters"]
+        ok = phase["p95_ms"] is not None and phase["p95_ms"] < GOAL_P95_MS and not phase["errors"]
+        lines.append(f"{phase['phase']} ({phase['tables']} tables of one person and three "
+                     f"masters): people's p95 {phase['p95_ms']} ms (goal < {GOAL_P95_MS:g}), "
+                     f"errors {phase['errors']}: {'met' if ok else 'NOT met'}; masters "
+                     f"{m['moves']} moves, {m['playouts_per_move']} playouts and "
+                     f"{m['search_s_per_move']} s per move, longest wait for the pool "
+                     f"{m['waited_max_s']} s (goal < {GOAL_BOT_LATE_S:g} s): "
+                     f"{'met' if m['waited_max_s'] < GOAL_BOT_LATE_S else 'NOT met'}")
     return lines
 
 
@@ -1190,6 +1294,9 @@ def main() -> None:
     parser.add_argument("--arena-table", type=int, default=4, help="seats of the arena's tables")
     parser.add_argument("--arena-watchers", type=int, default=200,
                         help="further accounts with the arena's page open (arena mode)")
+    parser.add_argument("--bots", default="", metavar="N,M,...",
+                        help="bots' mode: phases of N, M, ... tables of one person and three "
+                             "masters (tables added from one phase to the next), instead of --games")
     parser.add_argument("--beat-seconds", type=float, default=Connection.beat_seconds,
                         help="seconds without a view after which a game page beats (0: never, as a site "
                              "without a heartbeat)")
@@ -1214,7 +1321,9 @@ def main() -> None:
     import django
     django.setup()
     began = time.perf_counter()
-    players = make_players(args.arena + args.arena_watchers if args.arena else 4 * args.games)
+    players = make_players(args.arena + args.arena_watchers if args.arena else
+                           max(int(n) for n in args.bots.split(",")) if args.bots
+                           else 4 * args.games)
     print(f"{len(players)} accounts with sessions in {time.perf_counter() - began:.1f} s; "
           f"logs in {workdir}", flush=True)
     servers, clocks = start_site(args, env, workdir)
@@ -1231,12 +1340,15 @@ def main() -> None:
               else ", SQLite + in-memory layer"))
     if len(servers) > 1:
         setup += f", seats placed {args.placement}"
-    report = {"setup": setup, "games": args.games,
-              "players": args.arena or 4 * args.games, "arena_watchers": args.arena_watchers
+    bots_tables = max(int(n) for n in args.bots.split(",")) if args.bots else 0
+    report = {"setup": setup, "games": bots_tables or args.games, "bots": args.bots,
+              "players": args.arena or bots_tables or 4 * args.games,
+              "arena_watchers": args.arena_watchers
               if args.arena else 0, "pace_s": args.pace,
               "env": args.env, "load": os.getloadavg(), "machine": machine,
               "phases": bench.report}
-    report["goals"] = goal_lines(bench.report, args.games, args.pace)
+    report["goals"] = goal_lines(bench.report, args.games, args.pace) + bots_goal_lines(
+        bench.report)
     print("goals:\n  " + "\n  ".join(report["goals"]))
     print(json.dumps({k: v for k, v in report.items() if k not in ("phases", "goals")}))
     if args.json:

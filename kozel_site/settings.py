@@ -245,8 +245,13 @@ KOZEL_ROUND_PAUSE = float(ENV.get("KOZEL_ROUND_PAUSE", "6"))
 # A bot thinks for a random time in this range (seconds), like a person would.
 KOZEL_BOT_DELAY = config.env_seconds_range(ENV, "KOZEL_BOT_DELAY", (0.8, 2.0))
 # Seconds a master bot (games.bots.master) searches for a move, on top of that delay (at
-# most 1 s; it searches in the clock's sweep, so a short search keeps the sweep short).
+# most 1 s), when it thinks alone: it searches in the clock's pool of worker processes
+# (games/play/thinking.py), and when more masters think at once than the pool has
+# workers, each gets its share (seconds x workers / masters thinking).
 BOT_MASTER_SECONDS = float(ENV.get("BOT_MASTER_SECONDS", "0.5"))
+# The worker processes of that pool (in each process that runs the clock): the machine's
+# cores but one, left to the servers.
+KOZEL_BOT_WORKERS = config.env_int(ENV, "KOZEL_BOT_WORKERS", max(1, (os.cpu_count() or 2) - 1))
 # Messages a second one game-room connection may keep up, and its burst; beyond, it is
 # a flood and the connection is closed (nobody clicks tiles faster than this).
 # Tests that drive a real server with quick test players raise it: KOZEL_WS_FLOOD="rate,burst".

@@ -10,7 +10,10 @@ Every level chooses from a seat's ``Knowledge`` only (knowledge.py):
 
 from __future__ import annotations
 
+import os
 import random
+import time
+from dataclasses import dataclass
 
 import games.rules as rules
 
@@ -40,3 +43,26 @@ def choose(knowledge: Knowledge, level: str = HEURISTIC, *, seed=0,
             seconds = DEFAULT_SECONDS
         return master.choose(knowledge, seconds=seconds, playouts=playouts, seed=seed)
     raise ValueError(f"no such level: {level!r}")
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A choice made by ``think`` (in whatever process ran it), with what it cost."""
+    action: rules.Action
+    playouts: int  # the master's playouts (0 for the other levels and forced moves)
+    seconds: float
+    pid: int  # the process that thought
+
+
+def think(knowledge: Knowledge, level: str = HEURISTIC, *, seed=0,
+          seconds: float | None = None, until: float | None = None) -> Thought:
+    """``choose`` for a worker process (games/play/thinking.py): picklable in and out.
+    ``until`` (``time.time()``) ends the master's search earlier than ``seconds`` would
+    if it was queued long; it always plays at least one world."""
+    if until is not None and seconds is not None:
+        seconds = max(0.0, min(seconds, until - time.time()))
+    master.last_stats.clear()
+    started = time.perf_counter()
+    action = choose(knowledge, level, seed=seed, seconds=seconds)
+    return Thought(action, master.last_stats.get("playouts", 0) if level == MASTER else 0,
+                   time.perf_counter() - started, os.getpid())

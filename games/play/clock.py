@@ -28,7 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import ClockBeat
-from games.play import notify, service
+from games.play import notify, service, thinking
 from games.live.dbcall import database_call
 from kozel_site.runtime.daphne import when_serving
 
@@ -108,15 +108,20 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     (settings.KOZEL_CLOCK_INTERVAL by default), off the event loop."""
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
+    # Masters think in this clock's pool of worker processes, never in the sweep.
+    thinking.start()
     sweep = database_call(_sweep_collecting)
     starting = True  # until a sweep has beaten: this clock has just started
-    while stop is None or not stop.is_set():
-        try:
-            await notify.send_collected(await sweep(starting))
-            starting = False
-        except Exception:
-            log.exception("clock: sweep failed; trying again")
-        await asyncio.sleep(interval)
+    try:
+        while stop is None or not stop.is_set():
+            try:
+                await notify.send_collected(await sweep(starting))
+                starting = False
+            except Exception:
+                log.exception("clock: sweep failed; trying again")
+            await asyncio.sleep(interval)
+    finally:
+        thinking.stop()
 
 
 def start_in_server() -> None:

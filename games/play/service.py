@@ -309,7 +309,10 @@ def run_due(match_id: int, now=None) -> bool:
         if state.phase == rules.DEAL:
             return _deal(match, state)
         if _is_bot(match, state.turn):  # bots never time out (RULES.md 9)
-            action = bots.choose(state, state.turn, match.bot_levels.get(state.turn))
+            action = bots.move_of(match.pk, match.version, state, state.turn,
+                                  match.bot_levels.get(state.turn))
+            if action is None:  # a master still thinks (games/play/thinking.py)
+                return None
             state, events, knocks = rules.apply_turn(state, action)
             return _turn(match, state, events, action, knocks)
         return _interrupted(match, state, state.turn, rules.TIMEOUT)

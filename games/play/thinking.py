@@ -1,0 +1,193 @@
+"""Where masters think: a pool of worker processes owned by the process that runs the
+clock (the daphne process in the embedded setup, each ``manage.py clock`` when scaled
+out), so that a bot's search never runs in a server's event-loop process nor holds the
+database's thread (DESIGN.md, Speed).
+
+The clock's sweep reads a due bot's state and its seat's Knowledge in its database call
+and hands them here (``answer``); the search runs in a spawned worker process, at a
+lower CPU priority than the server; a later sweep finds the choice done and applies it
+through the ordinary path (``service.run_due``: a compare-and-swap on the match's
+version, so a choice made for a version the match has left is dropped and asked again).
+
+The time a master gets is a share of the machine: ``BOT_MASTER_SECONDS`` times
+min(1, workers / masters thinking at once), and a search that waited in the queue ends
+by ``BOT_MASTER_SECONDS`` after it was asked for (after at least one world), so that
+many bots' tables at once make each master search less, never the bots slower.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from games import rules
+from games.bots import Knowledge, levels
+
+log = logging.getLogger(__name__)
+
+# The niceness of the worker processes: the players' server comes first.
+NICE = 5
+# Seconds after which a finished search nobody came for (its match ended, or moved on
+# and was never due again) is forgotten.
+FORGET_AFTER = 30.0
+
+_lock = threading.RLock()
+_pool: ProcessPoolExecutor | None = None
+_workers = 0
+
+
+@dataclass
+class _Search:
+    version: int
+    future: Future
+    asked_at: float = field(default_factory=time.monotonic)
+
+
+_searches: dict[int, _Search] = {}  # match id -> its bot's search under way or done
+
+
+@dataclass
+class Figures:
+    """What this process's masters thought: since it started (``figures``), and since the
+    last line logged (``_window``), which bench/load.py's bots' mode reads."""
+    moves: int = 0
+    playouts: int = 0
+    seconds: float = 0.0
+    waited_max: float = 0.0  # the longest from asking the pool to its answer
+    last_pid: int = 0
+
+    def add(self, thought: levels.Thought, waited: float) -> None:
+        self.moves += 1
+        self.playouts += thought.playouts
+        self.seconds += thought.seconds
+        self.waited_max = max(self.waited_max, waited)
+        self.last_pid = thought.pid
+
+
+figures = Figures()
+_window = Figures()
+_window_began = time.monotonic()
+# Seconds between the INFO lines on what the masters thought (none while none moved).
+LOG_EVERY = 5.0
+LOG_LINE = "bots: master moves=%d playouts_per_move=%.0f search_s_per_move=%.3f " \
+           "waited_max_s=%.3f thinking_now=%d workers=%d"
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(NICE)
+    except OSError:  # not allowed here: same priority, still another process
+        pass
+
+
+def start(workers: int | None = None) -> None:
+    """Give this process its pool (KOZEL_BOT_WORKERS spawned processes, started when
+    the first master thinks)."""
+    global _pool, _workers
+    with _lock:
+        if _pool is None:
+            _workers = workers or settings.KOZEL_BOT_WORKERS
+            # Spawned: a fresh interpreter, not a fork of a server with its loop, sockets
+            # and database connections; a search needs only games.bots and games.rules.
+            _pool = ProcessPoolExecutor(max_workers=_workers,
+                                        mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_lower_priority)
+            log.info("bots: a pool of %d worker process(es) for masters", _workers)
+
+
+def running() -> bool:
+    return _pool is not None
+
+
+def stop() -> None:
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+        _searches.clear()
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def thinking_now() -> int:
+    """How many searches are queued or under way in this process's pool."""
+    with _lock:
+        return sum(not search.future.done() for search in _searches.values())
+
+
+def share() -> float:
+    """The seconds a master asking now may search: its share of the workers."""
+    return settings.BOT_MASTER_SECONDS * min(1.0, _workers / (thinking_now() + 1))
+
+
+def answer(match_id: int, version: int, knowledge: Knowledge, level: str,
+           seed: int) -> rules.Action | None:
+    """The bot's choice for ``match_id`` at ``version`` if its search is done; else None,
+    having asked the pool for it (once per version)."""
+    with _lock:
+        if _pool is None:
+            raise RuntimeError("no pool: start() first")
+        _forget_old()
+        search = _searches.get(match_id)
+        if search is not None and search.version == version:
+            if not search.future.done():
+                return None
+            del _searches[match_id]
+            try:
+                thought = search.future.result()
+            except BrokenProcessPool:  # a worker process died: a new pool, ask again
+                _renew()
+            except Exception:
+                log.exception("bots: a master's search failed; asking again")
+            else:
+                waited = time.monotonic() - search.asked_at
+                figures.add(thought, waited)
+                _window.add(thought, waited)
+                _log_window()
+                return thought.action
+        elif search is not None:  # the match moved on: that search is of no use
+            search.future.cancel()
+            del _searches[match_id]
+        seconds = share()
+        until = time.time() + settings.BOT_MASTER_SECONDS
+        try:
+            future = _pool.submit(levels.think, knowledge, level, seed=seed,
+                                  seconds=seconds, until=until)
+        except BrokenProcessPool:
+            _renew()
+            return None
+        _searches[match_id] = _Search(version, future)
+        return None
+
+
+def _forget_old() -> None:
+    now = time.monotonic()
+    for match_id in [m for m, s in _searches.items()
+                     if s.future.done() and now - s.asked_at > FORGET_AFTER]:
+        del _searches[match_id]
+
+
+def _renew() -> None:
+    global _pool
+    log.error("bots: the pool broke (a worker process died); starting a new one")
+    broken, _pool = _pool, None
+    _searches.clear()
+    broken.shutdown(wait=False, cancel_futures=True)
+    start(_workers)
+
+
+def _log_window() -> None:
+    global _window, _window_began
+    if time.monotonic() - _window_began < LOG_EVERY:
+        return
+    w = _window
+    log.info(LOG_LINE, w.moves, w.playouts / w.moves, w.seconds / w.moves, w.waited_max,
+             thinking_now(), _workers)
+    _window, _window_began = Figures(), time.monotonic()
