@@ -31,19 +31,22 @@ def log_of(server) -> str:
     return server.log_path.read_text(errors="replace")
 
 
+# The server's own lines: the clock's, and its worker pools' (bots' masters, analyses).
+SERVER_LINES = ("clock: ", "bots: ", "analysis: ")
+
 # daphne's access log: one line per request and per WebSocket step, whatever the answer.
 ACCESS_LINE = re.compile(r'^\S+:\d+ - - \[[^\]]*\] "')
 
 
 def no_traceback(server):
     """No traceback, and at most one line about the refusal: what is left of the log once
-    daphne's start and access lines and the clock's own lines are taken out."""
+    daphne's start and access lines and the clock's and pools' own lines are taken out."""
     log = log_of(server)
     assert "Traceback" not in log and "closed protocol" not in log, log[-3000:]
     lines = log.splitlines()
     started = next(n for n, line in enumerate(lines) if line.startswith("Listening on"))
     said = [line for line in lines[started + 1:]
-            if not ACCESS_LINE.match(line) and not line.startswith("clock: ")]
+            if not ACCESS_LINE.match(line) and not line.startswith(SERVER_LINES)]
     assert len(said) <= 1, said
 
 
