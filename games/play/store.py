@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from django.db import OperationalError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import rules
@@ -41,9 +41,6 @@ class Committed(NamedTuple):
     match: Match
     state: rules.GameState | None
     round_scores: list
-
-
-DEADLOCK = "40P01"  # PostgreSQL's SQLSTATE for a transaction chosen as a deadlock's victim
 
 
 class Stale(Exception):
@@ -91,25 +88,17 @@ def commit(change: Change) -> int:
                 raise Stale(f"match {match.pk} is no longer at version {match.version}")
         notify.match_changed(match.pk, change.version, change.events, committed)
         return change.version
-    try:
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(_update_sql(names), changed)
-            if cursor.rowcount != 1:
-                raise Stale(f"match {match.pk} is no longer at version {match.version}")
-            cursor.execute(_insert_moves_sql(len(change.moves)), moves)
-            if scores:  # a round ended
-                RoundScore.objects.bulk_create(scores)
-            if change.ending is not None:
-                game_ended(change.ending)
-                notify.lobby_changed()  # the table is free again
-            notify.match_changed(match.pk, change.version, change.events, committed)
-    except OperationalError as error:
-        # A game's end locks its match and then its handlers' rows (an arena's game); the
-        # clock may take such rows the other way round.  PostgreSQL then rolls one of the
-        # two back: nothing of it was written, so it is decided afresh, as a stale one.
-        if getattr(error.__cause__, "sqlstate", None) != DEADLOCK:
-            raise
-        raise Stale(f"match {match.pk}: a deadlock's victim") from error
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_update_sql(names), changed)
+        if cursor.rowcount != 1:
+            raise Stale(f"match {match.pk} is no longer at version {match.version}")
+        cursor.execute(_insert_moves_sql(len(change.moves)), moves)
+        if scores:  # a round ended
+            RoundScore.objects.bulk_create(scores)
+        if change.ending is not None:
+            game_ended(change.ending)
+            notify.lobby_changed()  # the table is free again
+        notify.match_changed(match.pk, change.version, change.events, committed)
     return change.version
 
 
