@@ -1,4 +1,4 @@
-"""Following and blocking players (issue 42, point 6).
+"""Following and blocking players.
 
 - Following is one way: the players one follows are one's friends list (their presence
   and table: games.players.friends).

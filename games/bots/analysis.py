@@ -1,4 +1,4 @@
-"""The analysis after a game (issue 41, point 5): where did each player's points go?
+"""The analysis after a game: where did each player's points go?
 
 From a game's record (RECORD.md) it replays every player's decisions -- a choice among
 tiles or ends; a forced play, a draw or a knock is not a choice -- and asks a *judge* for

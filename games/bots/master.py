@@ -41,7 +41,8 @@ from .knowledge import Knowledge
 DOUBLE_BONUS = 4.5
 RANDOM_MOVE = 0.12
 # In fish for one, whether the playouts' players place a fish that someone else pays for,
-# and avoid one they would pay for themselves (bench/bots.py: 10.8 % goats against 13.5 %).
+# and avoid one they would pay for themselves: people play fish for one that way, so a
+# world where they do not misjudges what a fish costs the master.
 FISH_AWARE = True
 MAX_RETRIES = 30  # deals tried before the sampler ignores the lacked values
 

@@ -1,4 +1,4 @@
-"""A direct challenge (issue 42, point 6): a private table with the challenger's settings
+"""A direct challenge: a private table with the challenger's settings
 (their last request's terms, games.lobby.remembered), offered to one person, whose lobby
 and friends pages show it live (their user group hears "lobby.changed"); one click
 accepts it (a seat at the table, through the private link's own check: the table starts

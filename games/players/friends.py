@@ -1,4 +1,4 @@
-"""The friends list (issue 42, point 6): the players one follows, who of them is online
+"""The friends list: the players one follows, who of them is online
 now (accounts.presence, or seated at a game being played) and at which table -- a link to
 watch a public game, a seat to take at a public request with room -- and nothing of a
 private table the viewer may not see: such a friend only "plays" or "sits at a table".

@@ -1,4 +1,4 @@
-"""The analysis of a game that is over, as the site keeps it (issue 41, point 5).
+"""The analysis of a game that is over, as the site keeps it.
 
 ``request(match)`` asks for it (only for a game that is over; once: it is stored once
 made); a worker ``claim``s a queued one with a compare-and-swap on its status, and

@@ -54,7 +54,7 @@ def _describe(move, names, before: rules.GameState, after: rules.GameState, even
         elif not before.chain:
             said.append(_("%(name)s leads %(tile)s.") % {"name": who, "tile": tile})
         elif end in ("left", "right"):
-            # The end named by the value it showed, as in the room's log (issue 42).
+            # The end named by the value it showed, as in the room's log.
             said.append(_("%(name)s plays %(tile)s on the %(value)s.") % {
                 "name": who, "tile": tile, "value": before.left if end == "left" else before.right})
         else:

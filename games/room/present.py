@@ -160,7 +160,7 @@ def seat_context(table: dict, seat: int | None) -> dict:
         turn_mine=(table["view"]["turn"] == seat and match.status == MatchStatus.PLAYING
                    and state.phase == rules.PLAYING),
         # The chain's open ends' values (left, right): a tile that fits both names the
-        # end by its value, as the round's log does (issue 42).
+        # end by its value, as the round's log does.
         open_ends=tuple(table["view"].get("ends") or ()),
     )
     return context

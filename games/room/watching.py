@@ -7,7 +7,7 @@ change the new count goes to the match's group, whose fan-out in each process sh
 to that process's rooms (games/live/fanout.py).  A process killed outright cannot take its
 spectators off: their count stays too high until the cache forgets it (``KEPT``).
 
-Who watches (issue 42, "who is watching"): each process keeps its own spectators of a
+Who watches: each process keeps its own spectators of a
 match in memory -- the logins of those logged in, and how many sockets are anonymous --
 and writes that one entry to the shared cache whenever it changes, under a key of its own
 (no other process writes it, so no change is lost to another's).  The match's list of

@@ -1,4 +1,4 @@
-"""Moments in the viewer's own time zone (issue 42, defect 10): ``{{ when|local_time }}``
+"""Moments in the viewer's own time zone: ``{{ when|local_time }}``
 writes a <time data-local="..."> that static/js/localtime.js rewrites in the browser's
 zone; without JavaScript it shows the site's time (settings.TIME_ZONE), its zone named
 whenever a time of day is shown.
