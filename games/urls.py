@@ -1,6 +1,6 @@
 from django.urls import path
+from django.views.generic import TemplateView
 
-from games import views
 from games.lobby import views as lobby_views
 from games.room import views as room_views
 
@@ -8,8 +8,11 @@ app_name = "games"
 
 urlpatterns = [
     path("", lobby_views.lobby, name="lobby"),
-    path("rules/", views.rules, name="rules"),
-    path("rules/fair/", views.fair_deals, name="fair-deals"),
+    # The rules for players (RULES.md) and how a game's deals follow from its seeds
+    # (RECORD.md, kozel-fair/1), in the page's language.
+    path("rules/", TemplateView.as_view(template_name="games/rules.html"), name="rules"),
+    path("rules/fair/", TemplateView.as_view(template_name="games/fair.html"),
+         name="fair-deals"),
     # The lobby's posts (games/lobby/views.py).
     path("games/new/", lobby_views.create_request, name="create_request"),
     path("games/bots/", lobby_views.play_with_bots, name="play_bots"),

@@ -117,14 +117,14 @@ TEMPLATES = [
     {
         # The game room's frames only (games/room/html.py asks for it by name): rendered
         # for every seat on every move, where Jinja2's compiled templates are the faster
-        # engine (games/jinja2_env.py).  Compiled templates are kept (with DEBUG on, a
+        # engine (games/room/jinja2_env.py).  Compiled templates are kept (with DEBUG on, a
         # changed file is compiled again).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": False,
         "OPTIONS": {
-            "environment": "games.jinja2_env.environment",
+            "environment": "games.room.jinja2_env.environment",
             # A block tag's line leaves nothing behind: readable templates, compact frames.
             "trim_blocks": True,
             "lstrip_blocks": True,

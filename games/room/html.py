@@ -18,7 +18,7 @@ A frame is three fragments:
 - ``#round-table`` (``score_table``): the score table, sent only when it changed.
 
 The markup is in templates/games/room/, rendered by Jinja2 with autoescaping
-(games/jinja2_env.py says why not Django's template language).
+(games/room/jinja2_env.py says why not Django's template language).
 """
 
 from __future__ import annotations
