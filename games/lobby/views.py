@@ -154,13 +154,16 @@ def play_with_bots(request):
     return _go(request, _room_url(match))
 
 
-def _join(request, match_id, token=None):
-    # The browser's seed (static/js/fair.js); none without JavaScript: the server makes one.
-    client_seed = request.POST.get("client_seed", "").strip() or None
+def _client_seed(request) -> str | None:
+    """The browser's seed (static/js/fair.js); none without JavaScript: the server makes one."""
+    return request.POST.get("client_seed", "").strip() or None
+
+
+def _take_seat(request, sit):
+    """Sit the person down (``sit(address, client_seed)`` gives the table): to the room if
+    that filled it, else to the lobby, where the table waits."""
     try:
-        match = requests.join_request(request.user, match_id, invite_token=token,
-                                      address=client_address(request),
-                                      client_seed=client_seed)
+        match = sit(client_address(request), _client_seed(request))
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, _lobby_url())
@@ -169,6 +172,11 @@ def _join(request, match_id, token=None):
     messages.success(request, _("You have taken a seat. The game starts as soon as the "
                                 "table is full."))
     return _go(request, _lobby_url())
+
+
+def _join(request, match_id, token=None):
+    return _take_seat(request, lambda address, client_seed: requests.join_request(
+        request.user, match_id, invite_token=token, address=address, client_seed=client_seed))
 
 
 @require_POST
@@ -222,7 +230,7 @@ def challenge(request, login):
         return _go(request, _lobby_url())
     try:
         direct.challenge(request.user, person, address=client_address(request),
-                         client_seed=request.POST.get("client_seed", "").strip() or None)
+                         client_seed=_client_seed(request))
     except PlayError as error:
         messages.error(request, error.message)
         return _go(request, reverse("players:profile", args=[person.username]))
@@ -234,18 +242,8 @@ def challenge(request, login):
 @require_POST
 @player_required
 def accept_challenge(request, challenge_id):
-    client_seed = request.POST.get("client_seed", "").strip() or None
-    try:
-        match = direct.accept(request.user, challenge_id, address=client_address(request),
-                              client_seed=client_seed)
-    except PlayError as error:
-        messages.error(request, error.message)
-        return _go(request, _lobby_url())
-    if match.status == MatchStatus.PLAYING:
-        return _go(request, _room_url(match))
-    messages.success(request, _("You have taken a seat. The game starts as soon as the "
-                                "table is full."))
-    return _go(request, _lobby_url())
+    return _take_seat(request, lambda address, client_seed: direct.accept(
+        request.user, challenge_id, address=address, client_seed=client_seed))
 
 
 @require_POST

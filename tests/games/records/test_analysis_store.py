@@ -32,17 +32,6 @@ def quick_judge(state, seat):
 
 
 @pytest.fixture
-def people(make_user):
-    return [make_user("Masha"), make_user("Alex"), make_user("Olya")]
-
-
-@pytest.fixture
-def finished(people):
-    record = played.load("finished_rules8")
-    return played.play(played.seat_table(people, record), people, record)
-
-
-@pytest.fixture
 def running(people):
     record = played.load("finished_rules8")
     return played.play(played.seat_table(people, record), people, record, rounds=1)

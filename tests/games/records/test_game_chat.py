@@ -13,11 +13,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def people(make_user):
-    return [make_user("Masha"), make_user("Alex"), make_user("Olya")]
-
-
-@pytest.fixture
 def finished(people, make_user):
     record = played.load("finished_rules8")
     match = played.play(played.seat_table(people, record), people, record)

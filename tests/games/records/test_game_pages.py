@@ -16,17 +16,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def people(make_user):
-    return [make_user("Masha"), make_user("Alex"), make_user("Olya")]
-
-
-@pytest.fixture
-def finished(people):
-    record = played.load("finished_rules8")
-    return played.play(played.seat_table(people, record), people, record)
-
-
-@pytest.fixture
 def interrupted(people):
     record = played.load("interrupted_rules9")
     users = [people[0], people[2], people[1]]
