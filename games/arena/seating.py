@@ -163,12 +163,15 @@ def start_if_ready(game_id: int, now=None) -> bool:
     """Start the seated table once every seat gave its client seed, or its time for them
     is up (the empty seed for the others, RULES.md 12); whether it started now."""
     now = now or timezone.now()
-    game = ArenaGame.objects.select_for_update().filter(pk=game_id).first()
-    if game is None:
+    match_id = ArenaGame.objects.filter(pk=game_id).values_list("match_id", flat=True).first()
+    if match_id is None:
         return False
-    match = Match.objects.select_for_update().filter(pk=game.match_id).first()
+    # The match's row before its arena game's: a game's end takes them in that order
+    # (store.commit, then scoring.release), and the other order deadlocks with it.
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None or match.status != MatchStatus.WAITING:
         return False
+    game = ArenaGame.objects.select_for_update().get(pk=game_id)
     seats = list(match.seats.order_by("number"))
     if len(game.seeds) < len(seats) and now < game.seeds_due:
         return False

@@ -2,13 +2,16 @@
 freeing (or pausing) its players, the end of the arena, and two clocks seating at once."""
 
 import random
+import threading
+import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import rules
-from games.arena import grouping, seating, service
+from games.arena import grouping, scoring, seating, service
 from games.arena.results import arena_standings
 from games.models import (Arena, ArenaGame, ArenaPlayer, Match, MatchStatus, Move, Rematch,
                           Seat)
@@ -221,6 +224,36 @@ def test_two_sweeps_at_once_seat_each_waiting_player_once(six):
     at_once(lambda: seating.sweep(later), lambda: seating.sweep(later))
     seats = list(Seat.objects.filter(match__arena_game__arena=arena).values_list("user_id", flat=True))
     assert sorted(seats) == sorted(p.pk for p in six)  # everyone once
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+def test_a_late_start_and_the_games_end_take_their_rows_in_one_order(six):
+    """A sweep that listed a table while it waited for its seeds may look at it again
+    after another clock started it, while the game is ending: the end holds the match's
+    row, then frees the table's players (its arena game's row).  Taking the two the other
+    way round, the look would deadlock with the end."""
+    arena = an_arena(seats=3)
+    join_all(arena, six[:3])
+    [match] = seat_now(arena)
+    give_seeds(match, by_user(six))
+    game = ArenaGame.objects.get(match=match)
+    match_held = threading.Event()
+
+    def the_end():
+        with transaction.atomic():
+            Match.objects.select_for_update().get(pk=match.pk)  # as store.commit holds it
+            match_held.set()
+            time.sleep(0.5)  # the late look is waiting by now
+            scoring.release(game, timezone.now())
+        return "ended"
+
+    def the_late_look():
+        match_held.wait(10)
+        return seating.start_if_ready(game.pk)
+
+    assert at_once(the_end, the_late_look) == ["ended", False]
+    assert ArenaGame.objects.get(pk=game.pk).ended
 
 
 def _seat_or_taken(arena, players, now, rng):
