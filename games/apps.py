@@ -15,7 +15,7 @@ class GamesConfig(AppConfig):
         from games.arena import schedule, scoring, seating
         from games.lobby import formseeds, rematch
         from games.play import clock, events
-        from games.records import pool
+        from games.records import analysing
 
         events.on_game_ended(rematch.offer_after)
         events.on_game_ended(scoring.on_game_ended)
@@ -23,4 +23,4 @@ class GamesConfig(AppConfig):
         clock.every_sweep(formseeds.sweep)  # the seeds drawn for forms never sent
         clock.every_sweep(schedule.sweep)
         clock.every_sweep(seating.sweep)
-        clock.every_sweep(pool.sweep)  # the analyses: stopped ones again, a server's pool fed
+        clock.every_sweep(analysing.sweep)  # the analyses, made in the clock's workers

@@ -37,12 +37,6 @@ if settings.KOZEL_CLOCK_IN_SERVER and "daphne.server" in sys.modules:
 
     start_in_server()
 
-# The embedded setup's analyses run in a pool of worker processes this one owns.
-if settings.KOZEL_ANALYSIS_IN_SERVER and "daphne.server" in sys.modules:
-    from games.records.pool import start_in_server as start_analysis_pool  # noqa: E402
-
-    start_analysis_pool()
-
 # A server process's Python and Twisted, tuned for serving (kozel_site/runtime/serving.py).
 if "daphne.server" in sys.modules:
     from kozel_site.runtime import serving  # noqa: E402

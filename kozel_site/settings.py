@@ -246,12 +246,12 @@ KOZEL_ROUND_PAUSE = float(ENV.get("KOZEL_ROUND_PAUSE", "6"))
 KOZEL_BOT_DELAY = config.env_seconds_range(ENV, "KOZEL_BOT_DELAY", (0.8, 2.0))
 # Seconds a master bot (games.bots.master) searches for a move, on top of that delay (at
 # most 1 s), when it thinks alone: it searches in the clock's pool of worker processes
-# (games/play/thinking.py), and when more masters think at once than the pool has
-# workers, each gets its share (seconds x workers / masters thinking).
+# (games/play/workers.py), and when the pool has more work than workers, each search
+# gets its share (seconds x workers / pieces of work queued or under way).
 BOT_MASTER_SECONDS = float(ENV.get("BOT_MASTER_SECONDS", "0.5"))
-# The worker processes of that pool (in each process that runs the clock): the machine's
-# cores but one, left to the servers.
-KOZEL_BOT_WORKERS = config.env_int(ENV, "KOZEL_BOT_WORKERS", max(1, (os.cpu_count() or 2) - 1))
+# The worker processes of that pool, where masters think and analyses are made (in each
+# process that runs the clock): the machine's cores but one, left to the servers.
+KOZEL_WORKERS = config.env_int(ENV, "KOZEL_WORKERS", max(1, (os.cpu_count() or 2) - 1))
 # Messages a second one game-room connection may keep up, and its burst; beyond, it is
 # a flood and the connection is closed (nobody clicks tiles faster than this).
 # Tests that drive a real server with quick test players raise it: KOZEL_WS_FLOOD="rate,burst".
@@ -306,12 +306,9 @@ if "KOZEL_ARENA_SCHEDULE" in ENV:
     KOZEL_ARENA_SCHEDULE = json.loads(ENV["KOZEL_ARENA_SCHEDULE"])
 
 # -- The analysis after a game (games/records/analysis.py, games/bots/analysis.py) ------
-# Analyses run in a pool of worker processes (spawned, at a lower CPU priority) owned by
-# the daphne process in the embedded setup; when scaled out, `manage.py analyse` workers
-# (any number) take them from the database instead, or the servers keep their pools.
-KOZEL_ANALYSIS_IN_SERVER = config.env_bool(ENV, "KOZEL_ANALYSIS_IN_SERVER",
-                                           default=not ENV.get("REDIS_URL", "").strip())
-KOZEL_ANALYSIS_WORKERS = config.env_int(ENV, "KOZEL_ANALYSIS_WORKERS", 1)
+# Analyses are made a decision at a time in the clock's pool of worker processes
+# (KOZEL_WORKERS, games/records/analysing.py), beside the masters' searches; `manage.py
+# analyse` workers (any number) may take them from the database as well.
 # The master's budget for each decision judged: worlds (each plays every choice out
 # once; the same analysis every time), at most seconds (only a loaded machine reaches
 # it; 0: no cap).  A whole 4-player game has some 70 to 320 decisions (bench/analysis.py).

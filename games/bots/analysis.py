@@ -31,7 +31,7 @@ from .master import evaluate
 
 __all__ = ["MISTAKE", "INACCURACY", "MISTAKE_POINTS", "INACCURACY_POINTS", "Decision",
            "NotOver", "Unsupported", "decisions", "analyse", "choices", "mark_of",
-           "master_judge", "FORMAT"]
+           "master_judge", "judge_decision", "result_of", "FORMAT"]
 
 FORMAT = "kozel-analysis/1"
 MISTAKE, INACCURACY = "mistake", "inaccuracy"
@@ -171,8 +171,12 @@ def analyse(record: Record, judge: Judge, *, stopped: bool = False, scale: float
         judged.append(_judged(decision, judge, scale))
         if progress:
             progress(done, total)
-    return {"format": FORMAT, "decisions": judged,
-            "players": summary(judged, len(record.players)),
+    return result_of(judged, len(record.players), scale)
+
+
+def result_of(judged: list[dict], seats: int, scale: float = SCALE) -> dict:
+    """The analysis from its judged decisions, in order (``analyse``'s result)."""
+    return {"format": FORMAT, "decisions": judged, "players": summary(judged, seats),
             "thresholds": {MISTAKE: MISTAKE_POINTS, INACCURACY: INACCURACY_POINTS},
             "scale": scale}
 
@@ -202,6 +206,23 @@ def master_judge(*, playouts: int | None = None, seconds: float | None = None,
 
     def judge(state: GameState, seat: int) -> dict:
         return evaluate(knowledge_for(state, seat), seconds=seconds, playouts=playouts,
-                        seed=seed * 1_000_003 + next(calls))
+                        seed=_seed_of(seed, next(calls)))
 
     return judge
+
+
+def judge_decision(decision: Decision, number: int, *, playouts: int | None = None,
+                   seconds: float | None = None, seed: int = 0,
+                   scale: float = SCALE) -> dict:
+    """The ``number``-th decision of a game (0 first) judged as ``analyse`` with
+    ``master_judge(playouts=, seconds=, seed=)`` judges it: a piece of an analysis for a
+    worker process (picklable in and out), so that an analysis made a decision at a time
+    is the one made at once."""
+    def judge(state: GameState, seat: int) -> dict:
+        return evaluate(knowledge_for(state, seat), seconds=seconds, playouts=playouts,
+                        seed=_seed_of(seed, number))
+    return _judged(decision, judge, scale)
+
+
+def _seed_of(seed: int, number: int) -> int:
+    return seed * 1_000_003 + number

@@ -56,7 +56,7 @@ class Thought:
 
 def think(knowledge: Knowledge, level: str = HEURISTIC, *, seed=0,
           seconds: float | None = None, until: float | None = None) -> Thought:
-    """``choose`` for a worker process (games/play/thinking.py): picklable in and out.
+    """``choose`` for a worker process (games/play/workers.py): picklable in and out.
     ``until`` (``time.time()``) ends the master's search earlier than ``seconds`` would
     if it was queued long; it always plays at least one world."""
     if until is not None and seconds is not None:

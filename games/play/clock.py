@@ -28,7 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import ClockBeat
-from games.play import notify, service, thinking
+from games.play import notify, service, thinking, workers
 from games.live.dbcall import database_call
 from kozel_site.runtime.daphne import when_serving
 
@@ -108,8 +108,9 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     (settings.KOZEL_CLOCK_INTERVAL by default), off the event loop."""
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
-    # Masters think in this clock's pool of worker processes, never in the sweep.
-    thinking.start()
+    # Masters think, and analyses are made, in this clock's pool of worker processes,
+    # never in the sweep.
+    workers.start()
     sweep = database_call(_sweep_collecting)
     starting = True  # until a sweep has beaten: this clock has just started
     try:
@@ -121,7 +122,8 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
                 log.exception("clock: sweep failed; trying again")
             await asyncio.sleep(interval)
     finally:
-        thinking.stop()
+        workers.stop()
+        thinking.forget()
 
 
 def start_in_server() -> None:

@@ -1,13 +1,12 @@
-"""Where masters think: a pool of worker processes owned by the process that runs the
-clock (the daphne process in the embedded setup, each ``manage.py clock`` when scaled
-out), so that a bot's search never runs in a server's event-loop process nor holds the
-database's thread (DESIGN.md, Speed).
+"""Where masters think: in the worker processes of the process that runs the clock
+(games/play/workers.py), so that a bot's search never runs in a server's event-loop
+process nor holds the database's thread (DESIGN.md, Speed).
 
 The clock's sweep reads a due bot's state and its seat's Knowledge in its database call
-and hands them here (``answer``); the search runs in a spawned worker process, at a
-lower CPU priority than the server; a later sweep finds the choice done and applies it
-through the ordinary path (``service.run_due``: a compare-and-swap on the match's
-version, so a choice made for a version the match has left is dropped and asked again).
+and hands them here (``answer``); the search runs in a worker process; a later sweep
+finds the choice done and applies it through the ordinary path (``service.run_due``: a
+compare-and-swap on the match's version, so a choice made for a version the match has
+left is dropped and asked again).
 
 The time a master gets is a share of the machine: ``BOT_MASTER_SECONDS`` times
 min(1, workers / masters thinking at once), and a search that waited in the queue ends
@@ -18,11 +17,9 @@ many bots' tables at once make each master search less, never the bots slower.
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import os
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
@@ -30,18 +27,15 @@ from django.conf import settings
 
 from games import rules
 from games.bots import Knowledge, levels
+from games.play import workers
 
 log = logging.getLogger(__name__)
 
-# The niceness of the worker processes: the players' server comes first.
-NICE = 5
 # Seconds after which a finished search nobody came for (its match ended, or moved on
 # and was never due again) is forgotten.
 FORGET_AFTER = 30.0
 
 _lock = threading.RLock()
-_pool: ProcessPoolExecutor | None = None
-_workers = 0
 
 
 @dataclass
@@ -81,39 +75,15 @@ LOG_LINE = "bots: master moves=%d playouts_per_move=%.0f search_s_per_move=%.3f 
            "waited_max_s=%.3f thinking_now=%d workers=%d"
 
 
-def _lower_priority() -> None:
-    try:
-        os.nice(NICE)
-    except OSError:  # not allowed here: same priority, still another process
-        pass
-
-
-def start(workers: int | None = None) -> None:
-    """Give this process its pool (KOZEL_BOT_WORKERS spawned processes, started when
-    the first master thinks)."""
-    global _pool, _workers
-    with _lock:
-        if _pool is None:
-            _workers = workers or settings.KOZEL_BOT_WORKERS
-            # Spawned: a fresh interpreter, not a fork of a server with its loop, sockets
-            # and database connections; a search needs only games.bots and games.rules.
-            _pool = ProcessPoolExecutor(max_workers=_workers,
-                                        mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_lower_priority)
-            log.info("bots: a pool of %d worker process(es) for masters", _workers)
-
-
 def running() -> bool:
-    return _pool is not None
+    """Whether masters think in a pool here (this process runs the clock)."""
+    return workers.running()
 
 
-def stop() -> None:
-    global _pool
+def forget() -> None:
+    """Drop every search under way or done (the pool stopped)."""
     with _lock:
-        pool, _pool = _pool, None
         _searches.clear()
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def thinking_now() -> int:
@@ -123,8 +93,9 @@ def thinking_now() -> int:
 
 
 def share() -> float:
-    """The seconds a master asking now may search: its share of the workers."""
-    return settings.BOT_MASTER_SECONDS * min(1.0, _workers / (thinking_now() + 1))
+    """The seconds a master asking now may search: its share of the workers, beside the
+    searches and the analyses' decisions already queued or under way."""
+    return settings.BOT_MASTER_SECONDS * min(1.0, workers.size() / (workers.busy() + 1))
 
 
 def answer(match_id: int, version: int, knowledge: Knowledge, level: str,
@@ -132,8 +103,6 @@ def answer(match_id: int, version: int, knowledge: Knowledge, level: str,
     """The bot's choice for ``match_id`` at ``version`` if its search is done; else None,
     having asked the pool for it (once per version)."""
     with _lock:
-        if _pool is None:
-            raise RuntimeError("no pool: start() first")
         _forget_old()
         search = _searches.get(match_id)
         if search is not None and search.version == version:
@@ -142,8 +111,8 @@ def answer(match_id: int, version: int, knowledge: Knowledge, level: str,
             del _searches[match_id]
             try:
                 thought = search.future.result()
-            except BrokenProcessPool:  # a worker process died: a new pool, ask again
-                _renew()
+            except BrokenProcessPool:  # a worker process died: ask again (a new pool)
+                pass
             except Exception:
                 log.exception("bots: a master's search failed; asking again")
             else:
@@ -157,13 +126,10 @@ def answer(match_id: int, version: int, knowledge: Knowledge, level: str,
             del _searches[match_id]
         seconds = share()
         until = time.time() + settings.BOT_MASTER_SECONDS
-        try:
-            future = _pool.submit(levels.think, knowledge, level, seed=seed,
-                                  seconds=seconds, until=until)
-        except BrokenProcessPool:
-            _renew()
-            return None
-        _searches[match_id] = _Search(version, future)
+        future = workers.submit(levels.think, knowledge, level, seed=seed, seconds=seconds,
+                                until=until)
+        if future is not None:
+            _searches[match_id] = _Search(version, future)
         return None
 
 
@@ -174,20 +140,11 @@ def _forget_old() -> None:
         del _searches[match_id]
 
 
-def _renew() -> None:
-    global _pool
-    log.error("bots: the pool broke (a worker process died); starting a new one")
-    broken, _pool = _pool, None
-    _searches.clear()
-    broken.shutdown(wait=False, cancel_futures=True)
-    start(_workers)
-
-
 def _log_window() -> None:
     global _window, _window_began
     if time.monotonic() - _window_began < LOG_EVERY:
         return
     w = _window
     log.info(LOG_LINE, w.moves, w.playouts / w.moves, w.seconds / w.moves, w.waited_max,
-             thinking_now(), _workers)
+             thinking_now(), workers.size())
     _window, _window_began = Figures(), time.monotonic()

@@ -5,8 +5,8 @@ made); a worker ``claim``s a queued one with a compare-and-swap on its status, a
 ``run`` makes it (games.bots.analysis with the master's judgement), beating its
 ``heartbeat`` and counting its progress as it goes.  ``requeue_stale`` gives a running
 one whose worker has stopped beating (it died, the site restarted) to the next worker.
-The work itself runs in worker processes (games/records/pool.py, ``manage.py analyse``),
-never in a server's event loop.
+The work itself runs in worker processes -- the clock's pool, a decision at a time
+(games/records/analysing.py), or ``manage.py analyse`` -- never in a server's event loop.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import socket
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -105,43 +104,79 @@ def requeue_stale(now=None) -> int:
 
 def judge_for(match: Match):
     """The master's judgement with the site's budget (settings), seeded by the game."""
-    return judging.master_judge(playouts=settings.KOZEL_ANALYSIS_PLAYOUTS,
-                                seconds=settings.KOZEL_ANALYSIS_SECONDS, seed=match.pk)
+    return judging.master_judge(**budget_of(match))
+
+
+def budget_of(match: Match) -> dict:
+    """The master's budget for each of ``match``'s decisions, and its seed: the same
+    analysis whoever makes it, at once or a decision at a time."""
+    return {"playouts": settings.KOZEL_ANALYSIS_PLAYOUTS,
+            "seconds": settings.KOZEL_ANALYSIS_SECONDS, "seed": match.pk}
+
+
+# Errors of the game, not of the worker: stored as the analysis's failure.
+UNANALYSABLE = (judging.NotOver, judging.Unsupported, rules.RulesError, ValueError)
+
+
+def _mine(analysis_id: int, worker: str):
+    return Analysis.objects.filter(pk=analysis_id, status=AnalysisStatus.RUNNING, worker=worker)
+
+
+def claimed_match(analysis_id: int, worker: str) -> Match | None:
+    """The game of an analysis ``worker`` claimed (None when it is not its own)."""
+    analysis = _mine(analysis_id, worker).select_related("match").first()
+    return analysis.match if analysis is not None else None
+
+
+def decisions_of(match: Match) -> list[judging.Decision]:
+    """The decisions an analysis of ``match`` judges (an UNANALYSABLE error for a game
+    it cannot judge)."""
+    return list(judging.decisions(record_of(match),
+                                  stopped=match.status == MatchStatus.ABORTED))
+
+
+def progress(analysis_id: int, worker: str, done: int, total: int) -> None:
+    """Count the work done, which is also the worker's sign of life; Abandoned when the
+    analysis is no longer this worker's."""
+    if not _mine(analysis_id, worker).update(done=done, total=total,
+                                             heartbeat=timezone.now()):
+        raise Abandoned(analysis_id)
+
+
+def fail(analysis_id: int, worker: str, error: str) -> None:
+    _mine(analysis_id, worker).update(status=AnalysisStatus.FAILED, error=error[:500],
+                                      finished_at=timezone.now())
+
+
+def store(analysis_id: int, worker: str, result: dict) -> None:
+    """The analysis is made: stored once, for good."""
+    _mine(analysis_id, worker).update(
+        status=AnalysisStatus.DONE, result=result, finished_at=timezone.now(),
+        done=len(result["decisions"]), total=len(result["decisions"]))
 
 
 def run(analysis_id: int, worker: str, judge=None) -> bool:
-    """Make a claimed analysis (``claim``) and store it; False when it is not this
+    """Make a claimed analysis (``claim``) here and store it; False when it is not this
     worker's (any more).  A failure is stored as such, with its reason."""
-    analysis = Analysis.objects.select_related("match").filter(
-        pk=analysis_id, status=AnalysisStatus.RUNNING, worker=worker).first()
-    if analysis is None:
+    match = claimed_match(analysis_id, worker)
+    if match is None:
         return False
-    match = analysis.match
-    mine = Analysis.objects.filter(pk=analysis_id, status=AnalysisStatus.RUNNING, worker=worker)
-
-    def progress(done: int, total: int) -> None:
-        if not mine.update(done=done, total=total, heartbeat=timezone.now()):
-            raise Abandoned(analysis_id)
-
     try:
         result = judging.analyse(record_of(match), judge or judge_for(match),
                                  stopped=match.status == MatchStatus.ABORTED,
-                                 progress=progress)
+                                 progress=lambda done, total: progress(analysis_id, worker,
+                                                                       done, total))
     except Abandoned:
         log.info("analysis %s: taken from %s", analysis_id, worker)
         return False
-    except (judging.NotOver, judging.Unsupported, rules.RulesError, ValueError) as error:
-        mine.update(status=AnalysisStatus.FAILED, error=str(error)[:500],
-                    finished_at=timezone.now())
+    except UNANALYSABLE as error:
+        fail(analysis_id, worker, str(error))
         return True
     except Exception as error:  # noqa: BLE001 -- stored, then told to the worker's log
-        mine.update(status=AnalysisStatus.FAILED, error=repr(error)[:500],
-                    finished_at=timezone.now())
+        fail(analysis_id, worker, repr(error))
         log.exception("analysis %s failed", analysis_id)
         return True
-    with transaction.atomic():
-        mine.update(status=AnalysisStatus.DONE, result=result, finished_at=timezone.now(),
-                    done=len(result["decisions"]), total=len(result["decisions"]))
+    store(analysis_id, worker, result)
     return True
 
 

@@ -14,7 +14,7 @@ from accounts.models import ModeratorAction
 from accounts.moderators import is_moderator
 from games.moderation.service import annulment_of
 from games.records import analysis as analyses
-from games.records import pool, replayer
+from games.records import replayer
 from games.records import shown as shown_analysis
 from games.play import service as services
 from games.models import OVER, Analysis, Match
@@ -131,8 +131,7 @@ def analysis_part(request, match_id):
     if not analyses.analysable(match):
         raise Http404
     if request.method == "POST":
-        analyses.request(match)
-        pool.feed()  # this process's pool, if it has one, starts it at once
+        analyses.request(match)  # the clock's workers take it within a second or so
         if not request.htmx:
             return redirect(reverse("records:game", args=[match.pk]) + "#analysis")
     _seats, names = _seating(match)

@@ -1,6 +1,5 @@
 """A person asks for a finished game's analysis on its page and sees it appear: its
-progress while the server's pool of worker processes makes it, then each player's
-summary; the replay viewer then shows the choices at a judged move."""
+progress while the clock's worker processes make it, then each player's summary; the replay viewer then shows the choices at a judged move."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ def quick_server(transactional_db, tmp_path):
     """A server whose master judges each decision with a few playouts only."""
     from tests.daphne_server import DaphneServer, live_server_env
 
-    server = DaphneServer(env=live_server_env(KOZEL_ANALYSIS_PLAYOUTS="8",
-                                              KOZEL_ANALYSIS_IN_SERVER="1"), log_dir=tmp_path)
+    server = DaphneServer(env=live_server_env(KOZEL_ANALYSIS_PLAYOUTS="8"), log_dir=tmp_path)
     server.start()
     yield server
     server.stop()

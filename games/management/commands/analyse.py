@@ -1,9 +1,9 @@
 """``manage.py analyse``: make the analyses people asked for (games/records/analysis.py).
 
 Without arguments it is a worker: it takes queued analyses from the database, one at a
-time, until stopped (any number of workers may run, beside the servers or instead of
-their pools).  ``--one ID`` makes one claimed analysis (what a server's pool runs);
-``--match N`` asks for game N's analysis and makes it here, printing how long it took.
+time, until stopped (any number of workers may run, beside the clocks' pools, which
+make them too).  ``--match N`` asks for game N's analysis and makes it here, printing
+how long it took.
 """
 
 import os
@@ -20,9 +20,6 @@ class Command(BaseCommand):
     help = "Make the analyses of finished games that people asked for."
 
     def add_arguments(self, parser):
-        parser.add_argument("--one", type=int, default=None,
-                            help="make this analysis, claimed already by --worker")
-        parser.add_argument("--worker", default=None, help="the worker that claimed it")
         parser.add_argument("--match", type=int, default=None,
                             help="ask for this game's analysis and make it now")
         parser.add_argument("--nice", type=int, default=None,
@@ -30,12 +27,9 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=float, default=1.0,
                             help="seconds between looks for queued analyses")
 
-    def handle(self, *args, one, worker, match, nice, interval, **options):
+    def handle(self, *args, match, nice, interval, **options):
         if nice is not None:
             os.setpriority(os.PRIO_PROCESS, 0, nice)
-        if one is not None:
-            analysis.run(one, worker or analysis.worker_name())
-            return
         if match is not None:
             return self.one_game(match)
         worker = analysis.worker_name()

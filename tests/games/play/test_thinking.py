@@ -1,5 +1,6 @@
-"""games.play.thinking: masters think in the clock's pool of worker processes, not in the
-process that runs the clock (a server's), and their tables still play to the end."""
+"""games.play.thinking: masters think in the clock's worker processes (games.play.workers),
+not in the process that runs the clock (a server's), and their tables still play to the
+end."""
 
 import os
 import time
@@ -11,7 +12,7 @@ from games import rules
 from games.bots import knowledge_for, levels
 from games.lobby import service as requests
 from games.models import Match, MatchStatus
-from games.play import bots, clock, service, store, thinking
+from games.play import bots, clock, service, store, thinking, workers
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +20,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def pool(settings):
     settings.BOT_MASTER_SECONDS = 0.02
-    settings.KOZEL_BOT_WORKERS = 1
-    thinking.start()
+    workers.start(1)
     yield thinking
-    thinking.stop()
+    workers.stop()
+    thinking.forget()
 
 
 def _masters_turn(make_user):
@@ -78,13 +79,13 @@ def test_a_search_for_a_version_the_match_left_is_not_played(make_user, pool):
 def test_many_masters_at_once_each_search_a_share(settings, pool):
     settings.BOT_MASTER_SECONDS = 0.5
     assert thinking.share() == pytest.approx(0.5)
-    with thinking._lock:  # three searches under way in a pool of one worker
-        for n in range(3):
-            thinking._searches[-1 - n] = thinking._Search(0, thinking.Future())
+    with workers._lock:  # three pieces of work under way in a pool of one worker
+        for _n in range(3):
+            workers._pending.add(thinking.Future())
     try:
         assert thinking.share() == pytest.approx(0.5 / 4)
     finally:
-        thinking._searches.clear()
+        workers._pending.clear()
 
 
 def test_the_clock_plays_a_masters_move_from_the_pool(make_user, pool):

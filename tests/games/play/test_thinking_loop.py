@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from games.bots import levels
 from games.live.dbcall import database_call
 from games.models import Match
-from games.play import clock, thinking
+from games.play import clock, thinking, workers
 
 from .test_thinking import _masters_turn
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 async def test_the_database_thread_answers_within_100_ms_while_a_master_thinks(
         make_user, settings):
     settings.BOT_MASTER_SECONDS = 0.5
-    settings.KOZEL_BOT_WORKERS = 1
+    settings.KOZEL_WORKERS = 1
     match, _state = await database_sync_to_async(_masters_turn)(make_user)
     version = match.version
 
@@ -32,9 +32,9 @@ async def test_the_database_thread_answers_within_100_ms_while_a_master_thinks(
         return Match.objects.filter(pk=match.pk).values_list("version", flat=True).get()
 
     # The pool's worker is spawned before the timing starts (a server starts it once).
-    thinking.start()
+    workers.start()
     await asyncio.get_running_loop().run_in_executor(
-        None, lambda: thinking._pool.submit(os.getpid).result())
+        None, lambda: workers.submit(os.getpid).result())
     await database_sync_to_async(Match.objects.filter(pk=match.pk).update)(
         deadline=match.deadline.replace(year=2000))
     stop = asyncio.Event()

@@ -14,17 +14,11 @@ from games import rules
 from games.moderation import service as moderation
 from games.models import Analysis, AnalysisStatus, MatchStatus
 from games.play import clock
-from games.records import analysis, pool
+from games.records import analysing, analysis
 from games.records.shown import steps_of
 from tests.ratings import played
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _no_pool_here(monkeypatch):
-    """This process owns no pool (only a running server does): nothing is handed to one."""
-    monkeypatch.setattr(pool, "_pool", None)
 
 
 def quick_judge(state, seat):
@@ -117,18 +111,16 @@ def test_a_failure_is_stored(finished):
     assert failed.status == AnalysisStatus.FAILED and "no judgement" in failed.error
 
 
-def test_a_process_without_a_pool_feeds_none(finished):
+def test_a_process_without_workers_takes_none(finished):
     analysis.request(finished)
-    assert pool.feed() == 0
+    analysing.sweep()
     assert Analysis.objects.get().status == AnalysisStatus.QUEUED
 
 
-def test_the_command_makes_a_claimed_one(finished, monkeypatch):
+def test_the_command_makes_one_game_s(finished, monkeypatch):
     monkeypatch.setattr(analysis, "judge_for", lambda match: quick_judge)
-    asked = analysis.request(finished)
-    analysis.claim("cmd")
-    call_command("analyse", one=asked.pk, worker="cmd")
-    assert Analysis.objects.get(pk=asked.pk).status == AnalysisStatus.DONE
+    call_command("analyse", match=finished.pk)
+    assert Analysis.objects.get(match=finished).status == AnalysisStatus.DONE
 
 
 # -- the pages ------------------------------------------------------------------------
@@ -178,7 +170,7 @@ def test_one_claimed_but_not_started_is_given_back(finished):
 def test_the_clocks_sweep_queues_a_stopped_workers_again(finished, settings, monkeypatch):
     asked = analysis.request(finished)
     analysis.claim("gone")
-    monkeypatch.setattr(pool, "_last_look", 0.0)
+    monkeypatch.setattr(analysing, "_last_look", 0.0)
     clock.sweep_once(timezone.now() + timedelta(seconds=settings.KOZEL_ANALYSIS_STALE + 1))
     assert Analysis.objects.get(pk=asked.pk).status == AnalysisStatus.QUEUED
 
