@@ -29,6 +29,7 @@ the same way.  Phases, in order:
 
   echo      the echo baseline at --pace           (--seconds)
   games     the games at --pace                   (--seconds, after --warmup)
+  games+analyses  the same while the analyses of --analyses K finished games are made
   peak      every game acts as soon as it can     (--peak-seconds; 0 skips)
   echo-peak the echo connections as fast as they can (--peak-seconds)
   soak      the games at --pace, memory sampled   (--soak seconds; 0 skips)
@@ -282,6 +283,59 @@ def open_bots_table(user, turn_seconds: int) -> int:
     """The bots' mode's table: one person and three masters (bots at the master level)."""
     from games.lobby import service as requests
     return requests.play_with_bots(user, 4, turn_seconds=turn_seconds, level="master").pk
+
+
+def finished_games(count: int) -> list[int]:
+    """--analyses: ``count`` whole 4-player games of seeded random players, played through
+    the site's services as a browser would play them (each round dealt from its record),
+    by four accounts of their own, before the servers (and their clock) start."""
+    from django.utils import timezone
+
+    from accounts.models import User
+    from games import rules
+    from games.models import Match, MatchStatus, Seat
+    from games.play import service as services
+    from games.rules.simulate import play_game
+
+    users = [User.objects.create(username=f"analysed{n}") for n in range(4)]
+    made = []
+    for seed in range(count):
+        record, _final = play_game(4, seed=seed)
+        match = Match.objects.create(seats_count=4, fish=record.fish, rated=False,
+                                     status=MatchStatus.PLAYING, started_at=timezone.now(),
+                                     created_by=users[0])
+        for number, user in enumerate(users[:4]):
+            Seat.objects.create(match=match, number=number, user=user)
+        for rnd in record.rounds:
+            services.deal_round(match.pk, rnd.deal)
+            for action in rnd.moves:
+                if action.kind == rules.KNOCK:  # the services knock for a seat by themselves
+                    continue
+                match.refresh_from_db()
+                services.act(match.pk, users[action.seat],
+                             {k: v for k, v in action.to_json().items() if k != "seat"},
+                             match.version)
+        made.append(match.pk)
+    return made
+
+
+def ask_for_analyses(match_ids: list[int]) -> None:
+    from games.models import Match
+    from games.records import analysis
+    for match in Match.objects.filter(pk__in=match_ids):
+        analysis.request(match)
+
+
+def analyses_figures(match_ids: list[int]) -> dict:
+    """The analyses asked for in --analyses: how many were made, and how long each took."""
+    from games.models import Analysis, AnalysisStatus
+    made = Analysis.objects.filter(match_id__in=match_ids)
+    took = sorted((a.finished_at - a.started_at).total_seconds() for a in made
+                  if a.status == AnalysisStatus.DONE)
+    return {"asked": len(match_ids), "made": len(took),
+            "running": made.filter(status=AnalysisStatus.RUNNING).count(),
+            "seconds_each": [round(t, 1) for t in took],
+            "decisions": sum(a.total for a in made)}
 
 
 # The servers' and clocks' INFO line on what their masters thought (games/play/thinking.py).
@@ -1098,6 +1152,17 @@ class Bench:
             for seat in table.seats:
                 await seat.close()
 
+    async def run_analyses(self, tables):
+        """--analyses K: the paced games again while the clock's workers make the
+        analyses of K finished games, asked for as the phase starts (side by side with
+        the "games" phase before it)."""
+        from asgiref.sync import sync_to_async
+        args, games = self.args, self.analysed
+        await sync_to_async(ask_for_analyses)(games)
+        summary = await self.phase("games+analyses", tables, args.seconds, args.pace)
+        summary["analyses"] = await sync_to_async(analyses_figures)(games)
+        print("    analyses: " + json.dumps(summary["analyses"]), flush=True)
+
     async def run(self):
         args = self.args
         if args.arena:
@@ -1126,6 +1191,8 @@ class Bench:
               flush=True)
         if args.seconds:
             await self.phase("games", tables, args.seconds, args.pace, warmup=args.warmup)
+        if args.analyses:
+            await self.run_analyses(tables)
         if args.peak_seconds:
             await self.phase("peak", tables, args.peak_seconds, 0.0, warmup=2.0)
         if args.soak:
@@ -1297,6 +1364,9 @@ def main() -> None:
     parser.add_argument("--bots", default="", metavar="N,M,...",
                         help="bots' mode: phases of N, M, ... tables of one person and three "
                              "masters (tables added from one phase to the next), instead of --games")
+    parser.add_argument("--analyses", type=int, default=0, metavar="K",
+                        help="after the paced games, the same again while the clock's workers "
+                             "make the analyses of K finished games")
     parser.add_argument("--beat-seconds", type=float, default=Connection.beat_seconds,
                         help="seconds without a view after which a game page beats (0: never, as a site "
                              "without a heartbeat)")
@@ -1326,11 +1396,13 @@ def main() -> None:
                            else 4 * args.games)
     print(f"{len(players)} accounts with sessions in {time.perf_counter() - began:.1f} s; "
           f"logs in {workdir}", flush=True)
+    analysed = finished_games(args.analyses) if args.analyses else []
     servers, clocks = start_site(args, env, workdir)
     try:
         from django.db import connection
         connection.close()  # the tables are opened from another thread
         bench = Bench(args, servers, clocks, players)
+        bench.analysed = analysed
         asyncio.run(bench.run())
     finally:
         for process in servers + clocks:

@@ -4,10 +4,10 @@ masters' searches, a decision at a time.
 The clock's sweep (registered in games/apps.py) drives them: now and then it queues
 again what a stopped worker left and claims a queued analysis (``analysis.claim``, a
 compare-and-swap, so the clocks of a scaled-out site and any ``manage.py analyse``
-workers share the work); at every sweep it collects the decisions judged, hands the pool
-the next ones -- never more at once than the pool has workers, so that a master's search
-waits behind at most one decision per worker -- counts the progress (the analysis's
-sign of life), and stores the analysis once its last decision is judged.  Each decision
+workers share the work).  Each decision judged hands the pool the next one at once --
+never more at once than the pool has workers, so that a master's search waits behind at
+most one decision per worker -- and every sweep counts the progress (the analysis's
+sign of life) and stores the analysis once its last decision is judged.  Each decision
 is judged as the analysis made at once would judge it (``judging.judge_decision``), so
 the result does not depend on who made it.
 """
@@ -15,6 +15,7 @@ the result does not depend on who made it.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
@@ -46,9 +47,11 @@ class _Making:
     todo: list[int]                                # the decisions not yet handed over
     under_way: dict[int, Future] = field(default_factory=dict)
     judged: dict[int, dict] = field(default_factory=dict)
+    failure: Exception | None = None               # a decision's judge failed
     written: tuple[int, float] = (-1, 0.0)         # progress written: (done, when)
 
 
+_lock = threading.RLock()  # the sweep's thread and the pool's, where judgements come back
 _making: dict[int, _Making] = {}
 _last_look = 0.0
 
@@ -62,7 +65,8 @@ def sweep(now=None) -> None:
         _last_look = time.monotonic()
         analysis.requeue_stale(now)
     if not workers.running():
-        _making.clear()  # the pool stopped: their rows are queued again once stale
+        with _lock:
+            _making.clear()  # the pool stopped: their rows are queued again once stale
         return
     while looking and len(_making) < AT_ONCE and _claim():
         pass
@@ -89,51 +93,43 @@ def _claim() -> bool:
     except analysis.UNANALYSABLE as error:
         analysis.fail(analysis_id, worker, str(error))
         return True
-    _making[analysis_id] = _Making(analysis_id, worker, match.seats_count,
-                                   analysis.budget_of(match),
-                                   found, list(range(len(found))))
+    with _lock:
+        _making[analysis_id] = _Making(analysis_id, worker, match.seats_count,
+                                       analysis.budget_of(match), found,
+                                       list(range(len(found))))
     log.info("analysis %s: %d decisions, in %d worker process(es)", analysis_id,
              len(found), workers.size())
     return True
 
 
 def _advance(making: _Making) -> None:
-    try:
-        _collect(making)
-    except Exception as error:  # noqa: BLE001 -- a judge's failure: stored, then logged
-        _drop(making)
-        analysis.fail(making.analysis_id, making.worker, repr(error))
-        log.error("analysis %s failed: %r", making.analysis_id, error)
-        return
-    if len(making.judged) == len(making.decisions):
-        _drop(making)
+    with _lock:
+        failure, complete = making.failure, len(making.judged) == len(making.decisions)
+        if failure is not None or complete:
+            _drop(making)
+        else:
+            _hand_over(making)  # what a callback could not hand over (the pool was replaced)
+    if failure is not None:
+        analysis.fail(making.analysis_id, making.worker, repr(failure))
+        log.error("analysis %s failed: %r", making.analysis_id, failure)
+    elif complete:
         judged = [making.judged[n] for n in range(len(making.decisions))]
         analysis.store(making.analysis_id, making.worker,
                        judging.result_of(judged, making.seats))
         log.info("analysis %s: made", making.analysis_id)
-        return
-    _hand_over(making)
-    try:
-        _write_progress(making)
-    except analysis.Abandoned:
-        _drop(making)
-        log.info("analysis %s: taken from %s", making.analysis_id, making.worker)
-
-
-def _collect(making: _Making) -> None:
-    for number, future in list(making.under_way.items()):
-        if not future.done():
-            continue
-        del making.under_way[number]
+    else:
         try:
-            making.judged[number] = future.result()
-        except (BrokenProcessPool, CancelledError):  # a worker process died: again
-            making.todo.insert(0, number)
+            _write_progress(making)
+        except analysis.Abandoned:
+            with _lock:
+                _drop(making)
+            log.info("analysis %s: taken from %s", making.analysis_id, making.worker)
 
 
 def _hand_over(making: _Making) -> None:
+    """Give the pool the next decisions, up to one per worker over all analyses here."""
     under_way = sum(len(m.under_way) for m in _making.values())
-    while making.todo and under_way < workers.size():
+    while making.todo and under_way < workers.size() and making.failure is None:
         number = making.todo[0]
         future = workers.submit(judging.judge_decision, making.decisions[number], number,
                                 **making.budget)
@@ -142,6 +138,27 @@ def _hand_over(making: _Making) -> None:
         making.todo.pop(0)
         making.under_way[number] = future
         under_way += 1
+        future.add_done_callback(lambda done, n=number: _judged(making, n, done))
+
+
+def _judged(making: _Making, number: int, future: Future) -> None:
+    """A decision's judgement came back (on the pool's thread): kept, and the next one
+    handed over at once rather than at the next sweep, so the worker never idles
+    between two decisions of an analysis."""
+    with _lock:
+        if making.under_way.get(number) is not future:
+            return  # dropped meanwhile
+        del making.under_way[number]
+        try:
+            making.judged[number] = future.result()
+        except (BrokenProcessPool, CancelledError):  # a worker process died: again
+            making.todo.insert(0, number)
+            return  # the next sweep hands it to the new pool
+        except Exception as error:  # noqa: BLE001 -- a judge's failure: the sweep stores it
+            making.failure = error
+            return
+        if _making.get(making.analysis_id) is making:
+            _hand_over(making)
 
 
 def _write_progress(making: _Making) -> None:
@@ -157,5 +174,7 @@ def _write_progress(making: _Making) -> None:
 
 def _drop(making: _Making) -> None:
     _making.pop(making.analysis_id, None)
-    for future in making.under_way.values():
+    under_way = list(making.under_way.values())
+    making.under_way.clear()  # so that the cancelled ones' callbacks find nothing
+    for future in under_way:
         future.cancel()
