@@ -24,8 +24,10 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-# The niceness of the worker processes: the players' server comes first.
-NICE = 5
+# The niceness of the worker processes, at least (whatever the process that started them
+# runs at): the servers, PostgreSQL and Redis come first; a master searches less, and an
+# analysis takes longer, on a busy machine.
+NICE = 10
 
 _lock = threading.RLock()
 _pool: ProcessPoolExecutor | None = None
@@ -35,7 +37,7 @@ _pending: set[Future] = set()  # queued or under way
 
 def _lower_priority() -> None:
     try:
-        os.nice(NICE)
+        os.setpriority(os.PRIO_PROCESS, 0, max(NICE, os.getpriority(os.PRIO_PROCESS, 0)))
     except OSError:  # not allowed here: same priority, still another process
         pass
 
