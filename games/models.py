@@ -188,14 +188,19 @@ class Match(models.Model):
         return list(self.seats.order_by("number").values_list("client_seed", flat=True))
 
     @cached_property
+    def _seating(self) -> list[tuple[int, int | None, str]]:
+        # One query for both of the clock's questions about a bot's turn.
+        return list(self.seats.values_list("number", "user_id", "bot_level"))
+
+    @cached_property
     def seat_users(self) -> dict[int, int | None]:
         """Seat number -> the user sitting there (None for a bot)."""
-        return dict(self.seats.values_list("number", "user_id"))
+        return {number: user for number, user, _level in self._seating}
 
     @cached_property
     def bot_levels(self) -> dict[int, str]:
         """Seat number -> its bot's level (games/bots/levels.py), for the bots' seats."""
-        return dict(self.seats.filter(user=None).values_list("number", "bot_level"))
+        return {number: level for number, user, level in self._seating if user is None}
 
 
 # The names the lobby gives bots (games/lobby/service.py), as Seat.bot_name keeps them:

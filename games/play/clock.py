@@ -80,44 +80,75 @@ def sweep_once(now=None, starting: bool = False) -> int:
     the sweeps registered with ``every_sweep``.  ``starting``: the first sweep of a clock
     that has just started (``beat``)."""
     now = now or timezone.now()
+    acted = sum(run_due(match_id, now) for match_id in beat_then_due(now, starting))
+    run_registered(now)
+    return acted
+
+
+def beat_then_due(now, starting: bool = False) -> list[int]:
+    """The sweep's beat (``beat``), then the matches due ``now`` but those whose master
+    is searching in the pool (read again once the search is done)."""
     beat(now, starting)
-    acted = 0
-    for match_id in service.due_match_ids(now):
-        try:
-            acted += service.run_due(match_id, now)
-        except Exception:  # one broken match must not stop the clock for all the others
-            log.exception("clock: match %s failed", match_id)
+    return [match_id for match_id in service.due_match_ids(now)
+            if not thinking.searching(match_id)]
+
+
+def run_due(match_id: int, now) -> bool:
+    """What is due in one match, done; whether anything was."""
+    try:
+        return service.run_due(match_id, now)
+    except Exception:  # one broken match must not stop the clock for all the others
+        log.exception("clock: match %s failed", match_id)
+        return False
+
+
+def run_registered(now) -> None:
     for sweep in list(_sweeps):
         try:
             sweep(now)
         except Exception:  # nor one context's sweep every other one
             log.exception("clock: %s.%s failed", sweep.__module__, sweep.__qualname__)
-    return acted
 
 
-def _sweep_collecting(starting: bool = False) -> list:
-    # The sweep's notices are sent by run() on the event loop (games.play.notify.collected).
-    close_old_connections()
-    with notify.collected() as notices:
-        sweep_once(starting=starting)
-    return notices
+def _collecting(work):
+    """``work`` as a database call that returns what it returned and the notices it made,
+    which run() sends on the event loop (games.play.notify.collected)."""
+    def call(*args):
+        close_old_connections()
+        with notify.collected() as notices:
+            result = work(*args)
+        return result, notices
+    return database_call(call)
 
 
 async def run(interval: float | None = None, stop: asyncio.Event | None = None) -> None:
     """Sweep forever (or until ``stop`` is set), every ``interval`` seconds
-    (settings.KOZEL_CLOCK_INTERVAL by default), off the event loop."""
+    (settings.KOZEL_CLOCK_INTERVAL by default), off the event loop.
+
+    A sweep is many short database calls -- the beat, then each due match, then the
+    registered sweeps -- not one long one: in the embedded setup the server's requests
+    share the clock's database thread, and a player's move waits for one match's
+    business at most, not for the whole sweep's."""
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
     # Masters think, and analyses are made, in this clock's pool of worker processes,
     # never in the sweep.
     workers.start()
-    sweep = database_call(_sweep_collecting)
+    first, one_match, rest = (_collecting(beat_then_due), _collecting(run_due),
+                              _collecting(run_registered))
     starting = True  # until a sweep has beaten: this clock has just started
     try:
         while stop is None or not stop.is_set():
             try:
-                await notify.send_collected(await sweep(starting))
+                now = timezone.now()
+                due, notices = await first(now, starting)
                 starting = False
+                await notify.send_collected(notices)
+                for match_id in due:
+                    _acted, notices = await one_match(match_id, now)
+                    await notify.send_collected(notices)
+                _none, notices = await rest(now)
+                await notify.send_collected(notices)
             except Exception:
                 log.exception("clock: sweep failed; trying again")
             await asyncio.sleep(interval)

@@ -86,6 +86,14 @@ def forget() -> None:
         _searches.clear()
 
 
+def searching(match_id: int) -> bool:
+    """Whether a master of ``match_id`` is searching in the pool now: the sweep need not
+    read that match again until its search is done."""
+    with _lock:
+        search = _searches.get(match_id)
+        return search is not None and not search.future.done()
+
+
 def thinking_now() -> int:
     """How many searches are queued or under way in this process's pool."""
     with _lock:
