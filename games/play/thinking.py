@@ -8,10 +8,11 @@ finds the choice done and applies it through the ordinary path (``service.run_du
 compare-and-swap on the match's version, so a choice made for a version the match has
 left is dropped and asked again).
 
-The time a master gets is a share of the machine: ``BOT_MASTER_SECONDS`` times
-min(1, workers / masters thinking at once), and a search that waited in the queue ends
-by ``BOT_MASTER_SECONDS`` after it was asked for (after at least one world), so that
-many bots' tables at once make each master search less, never the bots slower.
+The time a master gets is a share of the machine (``share``): ``BOT_MASTER_SECONDS``
+times min(1, workers / (2 x the pieces of work queued or under way + 1)), and a search
+that waited in the queue ends by ``BOT_MASTER_SECONDS`` after it was asked for (after at
+least one world), so that many bots' tables at once make each master search less, never
+the bots slower.
 """
 
 from __future__ import annotations
@@ -102,8 +103,11 @@ def thinking_now() -> int:
 
 def share() -> float:
     """The seconds a master asking now may search: its share of the workers, beside the
-    searches and the analyses' decisions already queued or under way."""
-    return settings.BOT_MASTER_SECONDS * min(1.0, workers.size() / (workers.busy() + 1))
+    searches and the analyses' decisions already queued or under way -- half a fair
+    share once there are any, so that the queue drains well before the bots' time is up
+    rather than just in time."""
+    busy = workers.busy()
+    return settings.BOT_MASTER_SECONDS * min(1.0, workers.size() / (2 * busy + 1))
 
 
 def answer(match_id: int, version: int, knowledge: Knowledge, level: str,

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 # The niceness of the worker processes, at least (whatever the process that started them
 # runs at): the servers, PostgreSQL and Redis come first; a master searches less, and an
 # analysis takes longer, on a busy machine.
-NICE = 10
+NICE = 5
 
 _lock = threading.RLock()
 _pool: ProcessPoolExecutor | None = None

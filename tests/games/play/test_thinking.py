@@ -83,7 +83,7 @@ def test_many_masters_at_once_each_search_a_share(settings, pool):
         for _n in range(3):
             workers._pending.add(thinking.Future())
     try:
-        assert thinking.share() == pytest.approx(0.5 / 4)
+        assert thinking.share() == pytest.approx(0.5 / 7)
     finally:
         workers._pending.clear()
 

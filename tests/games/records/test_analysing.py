@@ -60,7 +60,7 @@ def test_a_master_asking_meanwhile_searches_its_share(finished, pool, settings):
     for _sweep in range(3):
         analysing.sweep()
     assert analysing.making_now() == 1 and workers.busy() == 1
-    assert thinking.share() == pytest.approx(0.25)  # one worker, one decision under way
+    assert thinking.share() == pytest.approx(0.5 / 3)  # one worker, one decision under way
 
 
 def test_an_analysis_taken_from_this_process_is_dropped(finished, quick_budget, pool):
