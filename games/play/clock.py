@@ -128,7 +128,8 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     A sweep is many short database calls -- the beat, then each due match, then the
     registered sweeps -- not one long one: in the embedded setup the server's requests
     share the clock's database thread, and a player's move waits for one match's
-    business at most, not for the whole sweep's."""
+    business at most, not for the whole sweep's.  Between sweeps, a master's search that
+    is done wakes the clock to play that move at once."""
     interval = interval if interval is not None else settings.KOZEL_CLOCK_INTERVAL
     log.info("clock: running, a sweep every %.2f s", interval)
     # Masters think, and analyses are made, in this clock's pool of worker processes,
@@ -136,23 +137,37 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     workers.start()
     first, one_match, rest = (_collecting(beat_then_due), _collecting(run_due),
                               _collecting(run_registered))
+    loop, searched = asyncio.get_running_loop(), asyncio.Event()
+    thinking.when_done(lambda: loop.call_soon_threadsafe(searched.set))
     starting = True  # until a sweep has beaten: this clock has just started
+    next_sweep = loop.time()
     try:
         while stop is None or not stop.is_set():
+            searched.clear()
             try:
                 now = timezone.now()
-                due, notices = await first(now, starting)
-                starting = False
-                await notify.send_collected(notices)
+                whole = loop.time() >= next_sweep
+                if whole:
+                    next_sweep = loop.time() + interval
+                    due, notices = await first(now, starting)
+                    starting = False
+                    await notify.send_collected(notices)
+                else:  # woken by a master's search: its move now, not at the next sweep
+                    due = thinking.done()
                 for match_id in due:
                     _acted, notices = await one_match(match_id, now)
                     await notify.send_collected(notices)
-                _none, notices = await rest(now)
-                await notify.send_collected(notices)
+                if whole:
+                    _none, notices = await rest(now)
+                    await notify.send_collected(notices)
             except Exception:
                 log.exception("clock: sweep failed; trying again")
-            await asyncio.sleep(interval)
+            try:
+                await asyncio.wait_for(searched.wait(), max(0.0, next_sweep - loop.time()))
+            except asyncio.TimeoutError:
+                pass
     finally:
+        thinking.when_done(None)
         workers.stop()
         thinking.forget()
 

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 FORGET_AFTER = 30.0
 
 _lock = threading.RLock()
+_on_done = None  # when_done's
 
 
 @dataclass
@@ -142,7 +143,28 @@ def answer(match_id: int, version: int, knowledge: Knowledge, level: str,
                                 until=until)
         if future is not None:
             _searches[match_id] = _Search(version, future)
+            future.add_done_callback(_tell_done)
         return None
+
+
+def when_done(tell) -> None:
+    """Call ``tell()`` (from the pool's thread) each time a search is done: the clock then
+    plays that move at once rather than at its next sweep."""
+    global _on_done
+    _on_done = tell
+
+
+def done() -> list[int]:
+    """The matches whose master's search is done and waits to be played."""
+    with _lock:
+        _forget_old()
+        return [match_id for match_id, search in _searches.items() if search.future.done()
+                and not search.future.cancelled()]
+
+
+def _tell_done(_future: Future) -> None:
+    if _on_done is not None:
+        _on_done()
 
 
 def _forget_old() -> None:
