@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -28,6 +29,8 @@ log = logging.getLogger(__name__)
 # runs at): the servers, PostgreSQL and Redis come first; a master searches less, and an
 # analysis takes longer, on a busy machine.
 NICE = 5
+# Seconds between a worker's looks at whether the process that started it still lives.
+PARENT_LOOK_EVERY = 1.0
 
 _lock = threading.RLock()
 _pool: ProcessPoolExecutor | None = None
@@ -35,11 +38,22 @@ _size = 0
 _pending: set[Future] = set()  # queued or under way
 
 
-def _lower_priority() -> None:
+def _in_worker() -> None:
+    """Each worker process's start: a lower priority, and an end with its parent."""
     try:
         os.setpriority(os.PRIO_PROCESS, 0, max(NICE, os.getpriority(os.PRIO_PROCESS, 0)))
     except OSError:  # not allowed here: same priority, still another process
         pass
+    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True,
+                     name="end-with-parent").start()
+
+
+def _end_with(parent: int) -> None:
+    # A server or clock killed outright (SIGKILL, a crash) cannot stop its pool: without
+    # this its workers would live on, orphaned, and the next start would add more.
+    while os.getppid() == parent:
+        time.sleep(PARENT_LOOK_EVERY)
+    os._exit(0)
 
 
 def start(workers: int | None = None) -> None:
@@ -52,7 +66,7 @@ def start(workers: int | None = None) -> None:
             # and database connections; the work needs only games.bots and games.rules.
             _pool = ProcessPoolExecutor(max_workers=_size,
                                         mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_lower_priority)
+                                        initializer=_in_worker)
             log.info("workers: a pool of %d process(es) for masters and analyses", _size)
 
 
