@@ -144,11 +144,10 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     try:
         while stop is None or not stop.is_set():
             searched.clear()
+            whole = loop.time() >= next_sweep
             try:
                 now = timezone.now()
-                whole = loop.time() >= next_sweep
                 if whole:
-                    next_sweep = loop.time() + interval
                     due, notices = await first(now, starting)
                     starting = False
                     await notify.send_collected(notices)
@@ -162,6 +161,8 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
                     await notify.send_collected(notices)
             except Exception:
                 log.exception("clock: sweep failed; trying again")
+            if whole:  # the next one an interval after this one ended, however long it took
+                next_sweep = loop.time() + interval
             try:
                 await asyncio.wait_for(searched.wait(), max(0.0, next_sweep - loop.time()))
             except asyncio.TimeoutError:
