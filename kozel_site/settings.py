@@ -246,8 +246,8 @@ KOZEL_ROUND_PAUSE = float(ENV.get("KOZEL_ROUND_PAUSE", "6"))
 KOZEL_BOT_DELAY = config.env_seconds_range(ENV, "KOZEL_BOT_DELAY", (0.8, 2.0))
 # Seconds a master bot (games.bots.master) searches for a move, on top of that delay (at
 # most 1 s), when it thinks alone: it searches in the clock's pool of worker processes
-# (games/play/workers.py), and when the pool has more work than workers, each search
-# gets its share (seconds x workers / pieces of work queued or under way).
+# (games/play/workers.py), and once the pool has other work each search gets a share
+# (games/play/thinking.py ``share``: seconds x workers / (2 x pieces of work + 1)).
 BOT_MASTER_SECONDS = float(ENV.get("BOT_MASTER_SECONDS", "0.5"))
 # The worker processes of that pool, where masters think and analyses are made (in each
 # process that runs the clock): the machine's cores but one, left to the servers.

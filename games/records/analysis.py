@@ -131,8 +131,12 @@ def claimed_match(analysis_id: int, worker: str) -> Match | None:
 def decisions_of(match: Match) -> list[judging.Decision]:
     """The decisions an analysis of ``match`` judges (an UNANALYSABLE error for a game
     it cannot judge)."""
-    return list(judging.decisions(record_of(match),
-                                  stopped=match.status == MatchStatus.ABORTED))
+    return list(judging.decisions(record_of(match), stopped=_stopped(match)))
+
+
+def _stopped(match: Match) -> bool:
+    # A moderator's abort, which the record does not name: analysed up to the stop.
+    return match.status == MatchStatus.ABORTED
 
 
 def progress(analysis_id: int, worker: str, done: int, total: int) -> None:
@@ -163,7 +167,7 @@ def run(analysis_id: int, worker: str, judge=None) -> bool:
         return False
     try:
         result = judging.analyse(record_of(match), judge or judge_for(match),
-                                 stopped=match.status == MatchStatus.ABORTED,
+                                 stopped=_stopped(match),
                                  progress=lambda done, total: progress(analysis_id, worker,
                                                                        done, total))
     except Abandoned:
