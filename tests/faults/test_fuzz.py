@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games import rules
@@ -135,12 +135,15 @@ async def send_all(match_id, user, texts):
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(messages, min_size=1, max_size=8), st.integers(0, 1))
+@example(['{"chat": null}'], 0)  # a chat key: refused beside the chat
 @pytest.mark.django_db(transaction=True)
 def test_any_message_on_the_game_socket_is_answered_or_refused(table, texts, who):
     match, users = table
     frames, closed = asyncio.run(send_all(match.pk, users[who], texts))
-    # Every frame is the room or a notice; a closing is one of the room's own reasons.
-    assert all(f.lstrip().startswith(('<div id="room"', '<div id="room-notice"'))
+    # Every frame is the room or a notice (the room's, or the chat's beside it for a
+    # message with a chat key); a closing is one of the room's own reasons.
+    assert all(f.lstrip().startswith(('<div id="room"', '<div id="room-notice"',
+                                      '<p id="chat-notice"'))
                for f in frames), frames
     assert closed in (None, 4413, 4429), closed
     # Whatever got through was a legal move: the snapshot is still the log replayed.
