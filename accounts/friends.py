@@ -6,15 +6,23 @@
   chat lines, and the blocker no longer sees the blocked person's (games.room.chat).  A
   block removes the follows between the two, both ways, and their open challenges; while
   it stands neither can follow the other.
+
+A block made or lifted is told (``blocks_changed``, with ``blocker_id`` and
+``blocked_id``), so that the chats open for either person show or hide lines at once
+(games.room subscribes).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from accounts.models import Block, Challenge, Follow
+
+# Sent inside the transaction that made or lifted a block: blocker_id, blocked_id.
+blocks_changed = Signal()
 
 
 class FriendsError(Exception):
@@ -55,12 +63,17 @@ def block(blocker, blocked) -> bool:
                           | Q(follower=blocked, followed=blocker)).delete()
     Challenge.objects.filter(Q(challenger=blocker, challenged=blocked)
                              | Q(challenger=blocked, challenged=blocker)).delete()
+    if created:
+        blocks_changed.send(Block, blocker_id=blocker.pk, blocked_id=blocked.pk)
     return created
 
 
+@transaction.atomic
 def unblock(blocker, blocked) -> bool:
     """``blocker`` lifts their block of ``blocked``; False if there was none."""
     deleted, _rows = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+    if deleted:
+        blocks_changed.send(Block, blocker_id=blocker.pk, blocked_id=blocked.pk)
     return bool(deleted)
 
 

@@ -23,10 +23,6 @@ def touch(user_id: int) -> None:
     cache.set(_key(user_id), 1, ONLINE_SECONDS)
 
 
-async def atouch(user_id: int) -> None:
-    await cache.aset(_key(user_id), 1, ONLINE_SECONDS)
-
-
 def online_ids(user_ids) -> set[int]:
     """Those of ``user_ids`` seen in the last ``ONLINE_SECONDS``."""
     ids = [int(pk) for pk in user_ids]

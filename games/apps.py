@@ -11,11 +11,14 @@ class GamesConfig(AppConfig):
         # offers one more game at a game's end and withdraws the offers whose time is up
         # with the clock's sweep; an arena frees a game's players at its end, and seats
         # its waiting players and makes the site's scheduled arenas with the sweep.
-        # (ratings subscribes in its own app.)
+        # (ratings subscribes in its own app.)  A block made or lifted hides or shows
+        # chat lines in the rooms open for either person.
+        from accounts import friends
         from games.arena import schedule, scoring, seating
         from games.lobby import formseeds, rematch
         from games.play import clock, events
         from games.records import analysing
+        from games.room import chat
 
         events.on_game_ended(rematch.offer_after)
         events.on_game_ended(scoring.on_game_ended)
@@ -24,3 +27,4 @@ class GamesConfig(AppConfig):
         clock.every_sweep(schedule.sweep)
         clock.every_sweep(seating.sweep)
         clock.every_sweep(analysing.sweep)  # the analyses, made in the clock's workers
+        friends.blocks_changed.connect(chat.on_blocks_changed, dispatch_uid="chat-blocks")

@@ -55,7 +55,7 @@ def _in_memory() -> bool:
     return isinstance(caches["default"], LocMemCache)
 
 
-def _off_the_loop(function):
+def cache_call(function):
     """``function`` as an awaitable.  Redis's calls block (a round trip): they run on a
     worker thread, not the loop, nor the one database thread the moves queue on.  The
     embedded setup's cache is the process's own memory, whose calls return at once: they
@@ -110,7 +110,7 @@ def _log_refusal_once(what: str, who: str, detail: str) -> None:
 
 async def log_refusal_once(what: str, who: str, detail: str) -> None:
     """At most one log line per owner and kind of refusal a minute, however many sockets."""
-    await _off_the_loop(_log_refusal_once)(what, who, detail)
+    await cache_call(_log_refusal_once)(what, who, detail)
 
 
 class Slot:
@@ -159,7 +159,7 @@ class Slot:
 
     async def take(self) -> bool:
         """True if a place was free (and is now this socket's, renewed while it lives)."""
-        if not await _off_the_loop(self._take)():
+        if not await cache_call(self._take)():
             return False
         self.renewing = asyncio.ensure_future(self._keep())
         return True
@@ -167,7 +167,7 @@ class Slot:
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(settings.KOZEL_WS_SLOT_TTL / 3)
-            await _off_the_loop(self._renew)()
+            await cache_call(self._renew)()
 
     async def give_back(self) -> None:
         """Once the socket has closed; again does nothing."""
@@ -175,7 +175,7 @@ class Slot:
         if renewing is not None:
             renewing.cancel()
         if self.key is not None:
-            await _off_the_loop(self._give_back)()
+            await cache_call(self._give_back)()
 
 
 def _slot_key(name: str, number: int) -> str:

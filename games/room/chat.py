@@ -9,8 +9,11 @@ game room's WebSocket (games/room/consumer.py); the server checks who writes (a 
 the match writes to the players' chat, anyone else logged in to the spectators'), the
 length, the account's rate (django-ratelimit, counted in the shared cache) and a
 moderator's mute.  The room's hub hands a new line to every room of the match, and each
-room leaves out what its reader does not see (the other chat, the people they muted).
-Text is escaped by the template engine; a link stays text.
+room leaves out what its reader does not see (the other chat, the people they muted or
+blocked, or who blocked them).  A mute or a block made or lifted is told to both people's
+open rooms (``hidden_changed``), which read that list again and show their chat again
+without those lines; a room never polls for it.  Text is escaped by the template engine;
+a link stays text.
 """
 
 from __future__ import annotations
@@ -167,8 +170,22 @@ def mute(match_id: int, owner, message_id) -> int:
     message = _message_in(match_id, message_id)
     if message.author_id == owner.pk:
         raise ChatRefused(_("You cannot mute yourself."))
-    ChatMute.objects.get_or_create(owner=owner, muted_id=message.author_id)
+    _mute, created = ChatMute.objects.get_or_create(owner=owner, muted_id=message.author_id)
+    if created:
+        hidden_changed(owner.pk)
     return message.author_id
+
+
+def hidden_changed(*user_ids: int) -> None:
+    """Tell these people's open rooms that whose lines they are shown has changed
+    (after commit): each reads ``muted_by`` again."""
+    for user_id in user_ids:
+        notify.after_commit(notify.user_group(user_id), {"type": "chat.hidden"})
+
+
+def on_blocks_changed(sender, blocker_id: int, blocked_id: int, **kwargs) -> None:
+    """A block made or lifted (accounts.friends.blocks_changed): it hides lines both ways."""
+    hidden_changed(blocker_id, blocked_id)
 
 
 def report(match_id: int, reporter, message_id) -> None:

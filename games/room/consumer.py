@@ -32,7 +32,6 @@ from kozel_site.clientaddress import scope_address
 log = logging.getLogger(__name__)
 
 CHAT_KEYS = {"chat", "chat_mute", "chat_report"}
-MUTED_FRESH = 10.0  # seconds a room trusts its reader's list of muted and blocked authors
 MOVE_KEYS = ("play", "end", "draw", "knock", "seat")
 
 
@@ -64,11 +63,15 @@ class GameConsumer(LiveConsumer):
 
     async def opened(self) -> None:
         self.chat_room = chat.room_for(self.seat)
+        self.muted = frozenset()  # whose lines this reader is not shown: read with the chat
         self.snapshots = cache.snapshots()
         self.snapshots.watch(self.match_id)
         self.watched = True
-        # Listening before the first load, so that no later change goes unheard.
+        # Listening before the first load, so that no later change goes unheard: the
+        # match's, and its reader's own (whose chat lines they are shown).
         await self.listen(notify.match_group(self.match_id))
+        if self.user.is_authenticated:
+            await self.listen(notify.user_group(self.user.pk))
         if self.seat is None:  # a spectator: counted until its room ends (``closed``)
             self.watching_as = self.user.get_username() if self.user.is_authenticated else ""
             await watching.arrived(self.match_id, self.watching_as)
@@ -133,8 +136,9 @@ class GameConsumer(LiveConsumer):
                 await notify.send_collected(await database_call(self._post)(data["chat"]))
                 await self.send(text_data=chat.notice_html(sent=True))  # the field is emptied
             elif "chat_mute" in data:
-                await database_call(chat.mute)(self.match_id, self.user, data["chat_mute"])
+                notices = await database_call(self._mute)(data["chat_mute"])
                 await self.send(text_data=await self.chat_frame())  # their lines go at once; new ones are left out
+                await notify.send_collected(notices)  # and from the reader's other rooms
             else:
                 await database_call(chat.report)(self.match_id, self.user, data["chat_report"])
                 with translation.override(self.language):
@@ -198,10 +202,14 @@ class GameConsumer(LiveConsumer):
         # line when the match's group hands it to the process's fan-out.
         return notices
 
+    def _mute(self, message_id):
+        with notify.collected() as notices:
+            chat.mute(self.match_id, self.user, message_id)
+        return notices
+
     async def chat_frame(self) -> str:
         """The chat this room shows, whole (on connecting, and after muting someone)."""
         lines, self.muted, reported = await database_call(self._chat_now)()
-        self.muted_at = time.monotonic()
         with translation.override(self.language):
             return chat.log_html([line for line in lines if line.author_id not in self.muted],
                                  self._reader_id(), reported)
@@ -215,18 +223,20 @@ class GameConsumer(LiveConsumer):
 
     async def show_chat_line(self, line: "chat.Line"):
         """A new line of this match (its group's notice): shown if this reader reads its chat
-        and has not muted its author, nor been blocked by them or blocked them (the list
-        read again when older than MUTED_FRESH: a block made while the room is open)."""
-        if line.room != self.chat_room:
-            return
-        if self.user.is_authenticated and \
-                time.monotonic() - getattr(self, "muted_at", 0.0) > MUTED_FRESH:
-            self.muted_at = time.monotonic()
-            self.muted = await database_call(chat.muted_by)(self.user)
-        if line.author_id in getattr(self, "muted", ()):
+        and has not muted its author, nor been blocked by them or blocked them."""
+        if line.room != self.chat_room or line.author_id in self.muted:
             return
         with translation.override(self.language):
             await self.send(text_data=chat.line_html(line, self._reader_id()))
+
+    async def chat_hidden(self, message: dict) -> None:
+        """Whose lines this reader is shown has changed (a mute, a block made or lifted:
+        its own group's notice): the chat again, if the change touches it -- the lines
+        of a person blocked go from the screen at once."""
+        shown_before = self.muted
+        frame = await self.chat_frame()
+        if self.muted != shown_before:
+            await self.send(text_data=frame)
 
     async def show_watching(self, count: int):
         if self.sent_version < 0:

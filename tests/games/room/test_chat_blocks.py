@@ -11,7 +11,7 @@ from games.models import Match, MatchStatus
 from games.room import chat
 
 from ..conftest import wait_until
-from .test_chat import connected, seen
+from .test_chat import LINE, connected, seen
 from .test_consumer import make_users, start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,21 +57,61 @@ def test_the_game_page_after_the_game_leaves_blocked_lines_out(make_user, make_m
     assert chat.muted_by(a) == frozenset({b.pk})
 
 
-async def test_a_block_made_while_the_room_is_open_hides_the_next_lines(monkeypatch):
-    from games.room import consumer
+def shown_chat(reader) -> str:
+    """The chat the room shows now: the last whole chat it was sent and the lines after it."""
+    frames = [f for f in reader.frames if "chat-line" in f or 'id="chat-lines"' in f]
+    whole = [n for n, f in enumerate(frames) if 'id="chat-lines"' in f]
+    return "".join(frames[whole[-1]:] if whole else frames)
 
-    monkeypatch.setattr(consumer, "MUTED_FRESH", 0.0)
+
+async def test_a_block_made_while_the_room_is_open_hides_both_sides_lines_at_once():
     a, b = await make_users("live_a", "live_b")
     match_id = await start_table([a, b])
     pa, pb = await connected(match_id, a, b)
     await pb.say("before the block")
+    await pa.say("the blocker before")
     assert await wait_until(lambda: seen(pa, "before the block"))
+    assert await wait_until(lambda: seen(pb, "the blocker before"))
     await database_sync_to_async(friends.block)(a, b)
+    # Both rooms are told, and show their chat again without the other's lines -- those
+    # already on the screen too -- with no new line needed to find out.
+    assert await wait_until(lambda: _gone(pa, "before the block")), pa.frames[-3:]
+    assert await wait_until(lambda: _gone(pb, "the blocker before")), pb.frames[-3:]
+    assert "the blocker before" in shown_chat(pa)  # one's own lines stay
     await pb.say("after the block")
     await pa.say("the line of the blocker")
     assert await wait_until(lambda: seen(pa, "the line of the blocker")), pa.frames[-3:]
     assert await wait_until(lambda: seen(pb, "after the block"))
-    assert "after the block" not in pa.chat()
-    assert "the line of the blocker" not in pb.chat()
+    assert "after the block" not in shown_chat(pa)
+    assert "the line of the blocker" not in shown_chat(pb)
+    # Lifted: both see each other's lines again, the earlier ones too.
+    await database_sync_to_async(friends.unblock)(a, b)
+    assert await wait_until(lambda: _shown(pa, "after the block")), pa.frames[-3:]
+    assert await wait_until(lambda: _shown(pb, "the line of the blocker")), pb.frames[-3:]
     for r in (pa, pb):
         await r.ws.disconnect()
+
+
+async def test_a_mute_in_one_tab_hides_the_lines_in_the_others():
+    a, b = await make_users("tabs_a", "tabs_b")
+    match_id = await start_table([a, b])
+    pa, pb, pb_other_tab = await connected(match_id, a, b, b)
+    await pa.say("rude words")
+    assert await wait_until(lambda: seen(pb, "rude words"))
+    assert await wait_until(lambda: seen(pb_other_tab, "rude words"))
+    message_id = int(LINE.search(pb.chat()).group(1))
+    await pb.send({"chat_mute": message_id})
+    assert await wait_until(lambda: _gone(pb, "rude words"))
+    assert await wait_until(lambda: _gone(pb_other_tab, "rude words")), pb_other_tab.frames[-3:]
+    for r in (pa, pb, pb_other_tab):
+        await r.ws.disconnect()
+
+
+async def _gone(reader, text) -> bool:
+    await reader.drain()
+    return text not in shown_chat(reader)
+
+
+async def _shown(reader, text) -> bool:
+    await reader.drain()
+    return text in shown_chat(reader)
