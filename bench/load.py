@@ -418,7 +418,8 @@ class Connection:
 
     # A game page beats once no view has come for this long (games/live/base.py), as
     # static/js/kozel.js does; 0: never (set from --beat-seconds).
-    beat_seconds = 1.5
+    beat_seconds = 2.25
+    beats_sent = 0  # by all the bench's pages
 
     def __init__(self, url: str, cookie: str, origin: str, game: "Table | None" = None):
         self.url, self.cookie, self.origin, self.game = url, cookie, origin, game
@@ -455,6 +456,7 @@ class Connection:
                 quiet = time.perf_counter() - self.last_view >= self.beat_seconds
                 if quiet and not self.beat_waiting:
                     self.beat_waiting = True
+                    Connection.beats_sent += 1
                     await self.ws.send(json.dumps({"beat": self.version if self.version >= 0 else None}))
                 await asyncio.sleep(tick)
         except Exception:
@@ -1053,6 +1055,7 @@ class Bench:
         rss_start = {p.name: p.rss_mb() for p in processes}
         cpu_start = {p.name: p.cpu_seconds() for p in processes}
         client_cpu = sum(os.times()[:2])
+        beats_before = Connection.beats_sent
         rss_peak = dict(rss_start)
         samples = []
         while loop.time() < stop_at:
@@ -1078,6 +1081,7 @@ class Bench:
                                                 / summary["seconds"]) for p in processes}
         summary["cpu_percent"]["bench client"] = round(
             100 * (sum(os.times()[:2]) - client_cpu) / summary["seconds"])
+        summary["beats_per_s"] = round((Connection.beats_sent - beats_before) / summary["seconds"], 1)
         if samples:
             summary["samples"] = samples
         self.report.append(summary)
@@ -1297,7 +1301,8 @@ def format_phase(s: dict) -> str:
             f"round trip p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, p99 {s['p99_ms']} ms, "
             f"max {s['max_ms']} ms; errors {s['errors']} {s['error_kinds'] or ''}; "
             f"{'late answers (s) ' + str(s['late_answers_s']) + '; ' if s['late_answers_s'] else ''}"
-            f"games finished {s['games_finished']}{_split(s)}\n    memory: {rss}\n    cpu: {cpu}")
+            f"games finished {s['games_finished']}{_split(s)}\n    memory: {rss}\n    cpu: {cpu}; "
+            f"the pages' beats {s.get('beats_per_s', 0)}/s")
 
 
 def _split(s: dict) -> str:

@@ -140,8 +140,11 @@
   // of watchers is no view: it could come while the table's last notice was lost.
   // Nothing heard for ANSWER_MS after a beat (the server gone without a close, the network
   // lost, a half-open connection): the page says so and connects afresh at once.
-  var BEAT_MS = 1500;
-  var ANSWER_MS = 2500;
+  // So "no connection" shows at most BEAT_MS + TICK_MS + ANSWER_MS = 4.5 s after the
+  // last frame (the goal: 5 s).  BEAT_MS is as long as that allows: every beat is a
+  // message each way, and a table in brisk play sends its pages a view every 2 s or so.
+  var BEAT_MS = 2250;
+  var ANSWER_MS = 2000;
   var TICK_MS = 250;
   var BEAT_ANSWER = "";
   var link = null;       // the open socket and htmx's wrapper of it
