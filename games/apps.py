@@ -18,7 +18,8 @@ class GamesConfig(AppConfig):
         from games.lobby import formseeds, rematch
         from games.play import clock, events
         from games.records import analysing
-        from games.room import chat
+        from games.live import fanout
+        from games.room import cache, chat
 
         events.on_game_ended(rematch.offer_after)
         events.on_game_ended(scoring.on_game_ended)
@@ -28,3 +29,5 @@ class GamesConfig(AppConfig):
         clock.every_sweep(seating.sweep)
         clock.every_sweep(analysing.sweep)  # the analyses, made in the clock's workers
         friends.blocks_changed.connect(chat.on_blocks_changed, dispatch_uid="chat-blocks")
+        # The game rooms keep what their process commits: shown without reading it back.
+        fanout.keep_committed_with(cache.prime_here)

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Callable
 
 from channels.consumer import get_handler_name
 from channels.layers import get_channel_layer
 
-from games.live.notices import SHOWN_HERE
+from games.live.notices import SHOWN_HERE, Notice, send_collected
 from games.live.perloop import PerLoop
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,28 @@ class Fanout:
 
 
 _per_loop: PerLoop[Fanout] = PerLoop(Fanout)
+
+# What keeps the changes this process commits, to show them without reading them back
+# (games/room/cache.py registers its snapshots: games/apps.py).
+_keepers: list[Callable[[list[Notice]], None]] = []
+
+
+def keep_committed_with(keeper: Callable[[list[Notice]], None]) -> None:
+    """Have ``keeper(notices)`` see the changes this process commits (on its loop) before
+    its sockets are shown them."""
+    if keeper not in _keepers:
+        _keepers.append(keeper)
+
+
+async def publish_committed(notices: list[Notice], first=None) -> None:
+    """The notices of changes this process has just committed (a move, or the clock's
+    deal, bot move or timeout): kept (``keep_committed_with``), shown to this process's
+    sockets at once (``show_here``, ``first``'s socket first), and sent to the other
+    processes'."""
+    for keeper in _keepers:
+        keeper(notices)
+    fanout().show_here(notices, first=first)
+    await send_collected(notices, shown_here=True)
 
 
 def fanout() -> Fanout:

@@ -30,6 +30,7 @@ from django.utils import timezone
 from games.models import ClockBeat
 from games.play import notify, service, thinking, workers
 from games.live.dbcall import database_call
+from games.live.fanout import publish_committed
 from kozel_site.runtime.daphne import when_serving
 
 log = logging.getLogger(__name__)
@@ -155,7 +156,9 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
                     due = thinking.done()
                 for match_id in due:
                     _acted, notices = await one_match(match_id, now)
-                    await notify.send_collected(notices)
+                    # A deal, a bot's move, a timeout: the server's own rooms show it from
+                    # what was written (the embedded setup), as a player's move.
+                    await publish_committed(notices)
                 if whole:
                     _none, notices = await rest(now)
                     await notify.send_collected(notices)

@@ -258,3 +258,8 @@ _per_loop: PerLoop[Snapshots] = PerLoop(Snapshots)
 def snapshots() -> Snapshots:
     """The snapshots of the running event loop: one per server process."""
     return _per_loop.get()
+
+
+def prime_here(notices) -> None:
+    """The changes this process has just committed, kept (``Snapshots.prime``)."""
+    snapshots().prime(notices)

@@ -21,7 +21,7 @@ from games.live import caps
 from games.live.base import (BEAT_SECONDS, CLOSE_NO_SUCH_PAGE, CLOSE_PRIVATE, LiveConsumer,
                              parse_version)
 from games.live.dbcall import database_call
-from games.live.fanout import fanout
+from games.live.fanout import publish_committed
 from games.lobby import rematch
 from games.models import Match
 from games.play import notify, service
@@ -125,9 +125,8 @@ class GameConsumer(LiveConsumer):
             # and a repeat of it is refused as stale: trying again is always safe.
             await self.database_unavailable("a move", error)
             return
-        self.snapshots.prime(notices)  # shown here from what was written, not read back
-        fanout().show_here(notices, first=self)  # this process's rooms at once, the mover's first
-        await notify.send_collected(notices, shown_here=True)  # and the other processes'
+        # Shown here from what was written, not read back; the mover's room first.
+        await publish_committed(notices, first=self)
 
     async def handle_chat(self, data):
         # What the chat answers is said beside it (#chat-notice), not at the top of the page.

@@ -181,6 +181,34 @@ async def test_a_table_of_bots_plays_itself_with_one_person():
     assert match.status == MatchStatus.FINISHED and not match.rated
 
 
+@pytest.mark.slow
+async def test_the_clocks_deals_and_bot_moves_are_shown_without_reading_them_back(monkeypatch):
+    """The clock runs in the server (the embedded setup): what it commits -- a deal, a bot's
+    move -- reaches the rooms here as a player's move does, kept from what was written
+    (games.live.fanout.publish_committed), not loaded again for every change."""
+    from games.room import cache
+
+    loads = []
+    real_load = cache.load
+
+    def counted_load(match_id, previous=None):
+        loads.append(match_id)
+        return real_load(match_id, previous)
+
+    monkeypatch.setattr(cache, "load", counted_load)
+    (me,) = await make_users("watched_clock")
+    match_id = await start_table([me], bots=True)
+    seat = Seat(match_id, me)
+    await seat.connect()
+    match = await play_to_the_end([seat], match_id)
+    clock_changes = await database_sync_to_async(
+        lambda: sum(1 for _ in Match.objects.get(pk=match_id).moves.exclude(seat=0)))()
+    assert match.status == MatchStatus.FINISHED and clock_changes > 20
+    # The room's first view, the game's end (always read afresh), and a few changes whose
+    # score rows another change wrote in between -- never one load per change.
+    assert len(loads) <= 5, (len(loads), clock_changes)
+
+
 async def test_a_stale_action_is_refused_to_its_sender_only():
     users = await make_users("a1", "a2")
     match_id = await start_table(users)
