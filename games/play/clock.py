@@ -13,12 +13,15 @@ first gives every turn that was running meanwhile its full time again, whether o
 ran out (RULES.md 9).  A clock's first sweep after its process started is stricter: a
 beat older than KOZEL_CLOCK_RESTART means no other clock kept time while this one was
 starting -- a restart of the only server, however short -- and counts as an outage too.
+A clock that has kept running is never one: its sweeps may come late when the database
+is busy, but it was keeping time (``Running``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Callable
 
@@ -36,7 +39,7 @@ from kozel_site.runtime.daphne import when_serving
 log = logging.getLogger(__name__)
 
 
-def beat(now=None, starting: bool = False) -> bool:
+def beat(now=None, starting: bool = False, kept_time: bool = False) -> bool:
     """Record this sweep's time; before that, if no clock has swept for longer than
     KOZEL_CLOCK_OUTAGE (or ever; or, for the first sweep of a clock that has just
     started, ``starting``, for longer than KOZEL_CLOCK_RESTART), give every running turn
@@ -51,7 +54,8 @@ def beat(now=None, starting: bool = False) -> bool:
         if last is None:  # the first clock ever (or the row was cleared): it cannot know
             last, _created = ClockBeat.objects.get_or_create(pk=1)
         limit = settings.KOZEL_CLOCK_RESTART if starting else settings.KOZEL_CLOCK_OUTAGE
-        outage = last.beat_at is None or now - last.beat_at > timedelta(seconds=limit)
+        outage = not kept_time and (last.beat_at is None
+                                    or now - last.beat_at > timedelta(seconds=limit))
         if outage:
             given = service.give_time_again(now)
             log.info("clock: no clock since %s; %d running turn(s) given their time again",
@@ -86,10 +90,10 @@ def sweep_once(now=None, starting: bool = False) -> int:
     return acted
 
 
-def beat_then_due(now, starting: bool = False) -> list[int]:
+def beat_then_due(now, starting: bool = False, kept_time: bool = False) -> list[int]:
     """The sweep's beat (``beat``), then the matches due ``now`` but those whose master
     is searching in the pool (read again once the search is done)."""
-    beat(now, starting)
+    beat(now, starting, kept_time)
     return [match_id for match_id in service.due_match_ids(now)
             if not thinking.searching(match_id)]
 
@@ -109,6 +113,39 @@ def run_registered(now) -> None:
             sweep(now)
         except Exception:  # nor one context's sweep every other one
             log.exception("clock: %s.%s failed", sweep.__module__, sweep.__qualname__)
+
+
+class Running:
+    """Whether this clock's process has run without a pause: a task on its event loop
+    notes the time every ``every`` seconds, and a gap of more than KOZEL_CLOCK_OUTAGE
+    between two notes (the process stopped, its machine asleep) is a pause.  A busy
+    database does not hold the loop up, so it makes no pause."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.noted = time.time()  # the wall clock, as the beats are
+        self.paused = False
+        self.task = asyncio.ensure_future(self._note())
+
+    async def _note(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            self.note()
+
+    def note(self) -> None:
+        now = time.time()
+        if now - self.noted > settings.KOZEL_CLOCK_OUTAGE:
+            self.paused = True
+        self.noted = now
+
+    def without_pause(self) -> bool:
+        """Whether the process has run without a pause since this was last asked."""
+        self.note()  # a pause not noted yet (the sweep came first after it) counts too
+        kept, self.paused = not self.paused, False
+        return kept
+
+    def stop(self) -> None:
+        self.task.cancel()
 
 
 def _collecting(work):
@@ -141,6 +178,9 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
     loop, searched = asyncio.get_running_loop(), asyncio.Event()
     thinking.when_done(lambda: loop.call_soon_threadsafe(searched.set))
     starting = True  # until a sweep has beaten: this clock has just started
+    # Whether this clock has kept time since its last beat: its process ran without a
+    # pause and every sweep reached the database (``beat``).
+    running, failed = Running(every=0.25), False
     next_sweep = loop.time()
     try:
         while stop is None or not stop.is_set():
@@ -149,7 +189,9 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
             try:
                 now = timezone.now()
                 if whole:
-                    due, notices = await first(now, starting)
+                    kept_time = running.without_pause() and not failed and not starting
+                    failed = True  # until this sweep is through
+                    due, notices = await first(now, starting, kept_time)
                     starting = False
                     await notify.send_collected(notices)
                 else:  # woken by a master's search: its move now, not at the next sweep
@@ -162,6 +204,7 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
                 if whole:
                     _none, notices = await rest(now)
                     await notify.send_collected(notices)
+                    failed = False
             except Exception:
                 log.exception("clock: sweep failed; trying again")
             if whole:  # the next one an interval after this one ended, however long it took
@@ -171,6 +214,7 @@ async def run(interval: float | None = None, stop: asyncio.Event | None = None) 
             except asyncio.TimeoutError:
                 pass
     finally:
+        running.stop()
         thinking.when_done(None)
         workers.stop()
         thinking.forget()
