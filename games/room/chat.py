@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -211,9 +211,23 @@ def reported_by(user, match_id: int) -> frozenset[int]:
 
 
 def line_html(line: Line, reader_id: int | None) -> str:
-    """One line, appended to the room's chat (an out-of-band swap)."""
-    return render_to_string("games/chat/new_line.html", {"line": line, "reader_id": reader_id,
-                                                         "reported": ()})
+    """One line, appended to the room's chat (an out-of-band swap).  Its markup differs
+    only by language and by whether its reader may mute and report it (someone logged
+    in, not its author): every room of the match that shows the line shares those few,
+    rendered once (the last lines' kept)."""
+    key = (line, translation.get_language(), bool(reader_id) and reader_id != line.author_id)
+    markup = _line_markups.get(key)
+    if markup is None:
+        markup = render_to_string("games/chat/new_line.html",
+                                  {"line": line, "reader_id": reader_id, "reported": ()})
+        if len(_line_markups) >= LINE_MARKUPS_KEPT:
+            _line_markups.pop(next(iter(_line_markups)))  # the oldest
+        _line_markups[key] = markup
+    return markup
+
+
+LINE_MARKUPS_KEPT = 512
+_line_markups: dict = {}
 
 
 def log_html(lines, reader_id: int | None, reported=frozenset()) -> str:

@@ -297,3 +297,23 @@ async def test_the_chat_offers_the_quick_phrases():
     phrases = re.findall(r"data-chat-quick ws-send hx-vals='([^']*)'>([^<]*)<", html)
     assert [(json.loads(vals)["chat"], label) for vals, label in phrases] == [
         ("Хорошая игра!", "Хорошая игра!"), ("Спасибо", "Спасибо"), ("Удачи", "Удачи")]
+
+
+async def test_a_new_line_offers_mute_and_report_to_its_other_readers_only():
+    """The rooms share a line's markup by what it offers (games.room.chat.line_html): its
+    author gets none of the buttons, every other player both."""
+    a, b, c = await make_users("acts_a", "acts_b", "acts_c")
+    match_id = await start_table([a, b, c])
+    pa, pb, pc = await connected(match_id, a, b, c)
+    await pa.say("whose buttons")
+    for reader in (pa, pb, pc):
+        assert await wait_until(lambda: seen(reader, "whose buttons"))
+    line_of = lambda reader: next(f for f in reader.frames if "whose buttons" in f)
+    assert "data-chat-mute" not in line_of(pa) and "data-chat-report" not in line_of(pa)
+    for other in (pb, pc):
+        assert "data-chat-mute" in line_of(other) and "data-chat-report" in line_of(other)
+    await pb.say("a second line")
+    assert await wait_until(lambda: seen(pa, "a second line"))
+    assert "data-chat-mute" in next(f for f in pa.frames if "a second line" in f)
+    for r in (pa, pb, pc):
+        await r.ws.disconnect()
