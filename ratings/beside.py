@@ -2,7 +2,7 @@
 
 A person's rating is ``Player.rating`` (RULES.md 10: the sum of their rating records); a
 bot has none.  The lists read it with the seats they already read, in the same query
-(``SEATS_WITH_RATINGS`` for ``select_related``), never one query per name.
+(``with_ratings``), never one query per name.
 
 At a table, a seat shows the rating its player brought to the game, so that every viewer
 of the game sees the same number whenever their page was loaded: while the game runs
@@ -13,25 +13,33 @@ less the game's points) -- even after later games have raised it.
 
 from __future__ import annotations
 
+from django.db.models import F
+
 from ratings.models import RatingRecord
 
-# What a seat query selects with its users to know their ratings.
-SEATS_WITH_RATINGS = ("user", "user__player")
+
+def with_ratings(seats):
+    """A query of seats, with their users and their users' current ratings.
+
+    The rating comes as a value, not as a ``Player`` selected with the user: a user and
+    a player selected together point at each other (Django keeps a one-to-one relation
+    cached on both sides), a cycle that only the garbage collector frees, and a server
+    collects rarely (kozel_site/runtime/interpreter.py): every room's load of its seats
+    would stay in memory for minutes.
+    """
+    return seats.select_related("user").annotate(user_rating=F("user__player__rating"))
 
 
 def rating_of(seat) -> int | None:
-    """The current rating of the person in ``seat``; None for a bot (or a person without
-    a player row, which the sign-up always makes)."""
-    if seat.user_id is None:
-        return None
-    player = getattr(seat.user, "player", None)
-    return player.rating if player is not None else None
+    """The current rating of the person in ``seat`` (read ``with_ratings``); None for a
+    bot (or a person without a player row, which the sign-up always makes)."""
+    return seat.user_rating if seat.user_id is not None else None
 
 
 def table_ratings(match, seats) -> dict[int, int | None]:
     """Seat number -> the rating its player brought to ``match`` (None: a bot).
 
-    ``seats`` come with their users' players (``SEATS_WITH_RATINGS``); a rated game
+    ``seats`` come with their users' ratings (``with_ratings``); a rated game
     that is over reads its rating records once (one query, whatever the table's size).
     """
     ratings = {s.number: rating_of(s) for s in seats}

@@ -24,7 +24,7 @@ from games.lobby import challenges as direct
 from games.lobby.tables import current_match
 from games.models import Match, MatchStatus, Seat
 from ratings import limits
-from ratings.beside import SEATS_WITH_RATINGS, rating_of
+from ratings.beside import rating_of, with_ratings
 
 # A lobby longer than this is not read by anyone; the count says how many more wait.
 MAX_LISTED = 50
@@ -62,8 +62,7 @@ class TableRow:
 
 
 def seats_prefetch() -> Prefetch:
-    return Prefetch("seats", queryset=Seat.objects.select_related(*SEATS_WITH_RATINGS)
-                    .order_by("number"))
+    return Prefetch("seats", queryset=with_ratings(Seat.objects.order_by("number")))
 
 
 def table_row(match: Match, user) -> TableRow:

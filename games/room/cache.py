@@ -31,7 +31,7 @@ from games.room import html
 from games.live.perloop import PerLoop
 from games.room.present import (round_row, round_rows, round_table, seat_context, seat_names,
                                 table_context)
-from ratings.beside import SEATS_WITH_RATINGS, table_ratings
+from ratings.beside import table_ratings, with_ratings
 
 MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices
 
@@ -75,7 +75,7 @@ def load(match_id: int, previous: Snapshot | None = None) -> Snapshot | None:
     if match.is_over:  # an arena's game leads back to its arena (games/arena)
         match.arena_url = arena_url_of(match.pk)
     if previous is None or previous.match.status == MatchStatus.WAITING or state is None:
-        seats = list(match.seats.select_related(*SEATS_WITH_RATINGS).order_by("number"))
+        seats = list(with_ratings(match.seats.order_by("number")))
         match.seat_users = {s.number: s.user_id for s in seats}
         return Snapshot(match, seats, round_rows(match), state, ratings=table_ratings(match, seats))
     match.seat_users = previous.match.seat_users

@@ -3,6 +3,7 @@ the game, a bot's none, and the game's end the points it brought each player.  T
 rating is part of the table every viewer shares (read with the seats, off the event loop,
 once per snapshot), the same for every viewer and every process, whenever loaded."""
 
+import gc
 import re
 
 import pytest
@@ -113,3 +114,28 @@ def test_an_unrated_games_end_shows_no_points(make_user):
     end = re.search(r'<section class="game-end">.*?</section>', table, re.S).group(0)
     assert "data-end-points" not in end and "→" not in end
     assert end.count("игра без рейтинга") == 3 and "+" not in end
+
+
+def test_a_load_of_the_seats_leaves_nothing_for_the_garbage_collector(make_user):
+    """A server collects cycles rarely (kozel_site/runtime/interpreter.py): whatever a
+    room's load leaves in a cycle stays in memory for minutes, and every connection loads
+    its game's seats.  The ratings come as values, not as players that point back at
+    their users."""
+    people = [with_rating(make_user, f"p{n}", 10 * n) for n in range(2)]
+    match = requests.create_request(people[0], players=2)
+    requests.join_request(people[1], match.pk)
+    snapshots.load(match.pk)  # the queries compiled and cached once
+    gc.collect()
+    gc.disable()
+    try:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        snapshot = snapshots.load(match.pk)
+        assert snapshot.ratings == {0: 0, 1: 10}
+        del snapshot
+        gc.collect()
+        left = {type(thing).__name__ for thing in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert not left & {"User", "Player", "Seat", "Match", "ModelState"}
