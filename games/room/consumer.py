@@ -279,17 +279,25 @@ class GameConsumer(LiveConsumer):
 
     async def on_beat(self, shown: int | None) -> None:
         """The page shows version ``shown``: it gets its full view if the match has a
-        later committed version than this room has sent (a notice was lost), or if it
-        shows less than was sent to it a beat ago and more (a frame it did not take);
-        else the answer that it is alive."""
+        later committed version than this room has sent (a notice was lost, or is still
+        on its way to a busy server), or if it shows less than was sent to it a beat ago
+        and more (a frame it did not take); else the answer that it is alive.
+
+        The view comes from the snapshot the match's rooms here share, as a notice's
+        does: the pages of a match that beat behind it share one load, and so does a
+        notice still on its way.  (A load of its own for every page that beats behind
+        would add most work to a server just when it is slow to send views.)"""
         committed = await versions.committed().of(self.match_id)
+        behind_committed = committed is not None and committed > self.sent_version
         behind_sent = (shown is not None and shown < self.sent_version
                        and time.monotonic() - self.sent_at > BEAT_SECONDS)
-        if (committed is not None and committed > self.sent_version) or behind_sent:
-            if committed is not None and committed > self.sent_version:
+        if behind_committed or behind_sent:
+            if behind_committed:
                 log.info("match %s: a room was behind (%s < %s); showing it its view",
                          self.match_id, self.sent_version, committed)
-            await self.send_room()
+            self.sent_table = None  # the page may have been reloaded: everything again
+            await self.send_snapshot(await self.snapshots.at_least(
+                self.match_id, committed if behind_committed else self.sent_version))
         else:
             await self.answer_beat()
 

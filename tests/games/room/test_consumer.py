@@ -209,6 +209,46 @@ async def test_the_clocks_deals_and_bot_moves_are_shown_without_reading_them_bac
     assert len(loads) <= 5, (len(loads), clock_changes)
 
 
+async def test_pages_that_beat_behind_a_lost_notice_share_one_load_of_the_new_version(
+        monkeypatch):
+    """A change committed whose notice was lost (its process gone between the commit and
+    the notice): each page's beat shows it behind, and it gets its view -- the pages of
+    the match here from one shared load, as a notice's rooms share one, not a load each
+    (beats behind come most when a server is slow to send views)."""
+    from games.live import notices as notify
+    from games.room import cache
+
+    users = await make_users("lost_a", "lost_b", "lost_c")
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u) for u in users]
+    for seat in seats:
+        await seat.connect()
+    mover = next(s for s in seats if s.turn_mine)
+    before = mover.version
+
+    def move_quietly():
+        with notify.collected():  # collected, never sent: the notice is lost
+            services.act(match_id, mover.user, mover.choices()[0], before)
+        close_old_connections()
+
+    await database_sync_to_async(move_quietly)()
+    loads = []
+    real_load = cache.load
+
+    def counted_load(match_id, previous=None):
+        loads.append(match_id)
+        return real_load(match_id, previous)
+
+    monkeypatch.setattr(cache, "load", counted_load)
+    for seat in seats:
+        assert await seat.ws.receive_nothing(timeout=0.01)  # no notice came
+        await seat.ws.send_to(text_data=json.dumps({"beat": seat.version}))
+    for seat in seats:
+        await seat.receive()
+        assert seat.version == before + 1
+    assert len(loads) == 1
+
+
 async def test_a_stale_action_is_refused_to_its_sender_only():
     users = await make_users("a1", "a2")
     match_id = await start_table(users)
