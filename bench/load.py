@@ -1063,10 +1063,14 @@ class Bench:
             now = {p.name: p.rss_mb() for p in processes}
             rss_peak = {k: max(rss_peak[k], now[k]) for k in now}
             if sample_every:
+                # The round trips since the last sample: whether the site slows with time.
+                since = sorted(stats.rtts[samples[-1]["actions"] if samples else 0:])
+                p95 = since[int(len(since) * 0.95)] * 1000 if since else None
                 samples.append({"t": round(loop.time() - start_at), "rss_mb": {
-                    k: round(v, 1) for k, v in now.items()}, "actions": len(stats.rtts)})
+                    k: round(v, 1) for k, v in now.items()}, "actions": len(stats.rtts),
+                    "p95_ms": round(p95, 2) if p95 is not None else None})
                 print(f"  {name} t={samples[-1]['t']:>4}s actions={len(stats.rtts)} "
-                      f"rss={samples[-1]['rss_mb']}", flush=True)
+                      f"p95={samples[-1]['p95_ms']} ms rss={samples[-1]['rss_mb']}", flush=True)
         stats.ended = loop.time()
         summary = stats.summary()
         for job in jobs:  # an action in flight at the end is let finish, then the job ends
