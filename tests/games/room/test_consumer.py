@@ -44,6 +44,16 @@ async def start_table(users, fish="all", bots=False):
     return match.pk
 
 
+async def connected_table(*names) -> tuple[int, list[Seat]]:
+    """A table of people with these names, each at their seat's room."""
+    users = await make_users(*names)
+    match_id = await start_table(users)
+    seats = [Seat(match_id, u) for u in users]
+    for seat in seats:
+        await seat.connect()
+    return match_id, seats
+
+
 async def play_to_the_end(seats, match_id, limit=20000):
     """Every seat reacts to its frames; the clock deals rounds and plays bots.  When no
     seat may act, the next frame to any of them is waited for (a bot moved, a round was
@@ -181,11 +191,8 @@ async def test_a_table_of_bots_plays_itself_with_one_person():
     assert match.status == MatchStatus.FINISHED and not match.rated
 
 
-@pytest.mark.slow
-async def test_the_clocks_deals_and_bot_moves_are_shown_without_reading_them_back(monkeypatch):
-    """The clock runs in the server (the embedded setup): what it commits -- a deal, a bot's
-    move -- reaches the rooms here as a player's move does, kept from what was written
-    (games.live.fanout.publish_committed), not loaded again for every change."""
+def count_loads(monkeypatch) -> list[int]:
+    """The matches of the room cache's loads from now on, one entry a load."""
     from games.room import cache
 
     loads = []
@@ -196,6 +203,15 @@ async def test_the_clocks_deals_and_bot_moves_are_shown_without_reading_them_bac
         return real_load(match_id, previous)
 
     monkeypatch.setattr(cache, "load", counted_load)
+    return loads
+
+
+@pytest.mark.slow
+async def test_the_clocks_deals_and_bot_moves_are_shown_without_reading_them_back(monkeypatch):
+    """The clock runs in the server (the embedded setup): what it commits -- a deal, a bot's
+    move -- reaches the rooms here as a player's move does, kept from what was written
+    (games.live.fanout.publish_committed), not loaded again for every change."""
+    loads = count_loads(monkeypatch)
     (me,) = await make_users("watched_clock")
     match_id = await start_table([me], bots=True)
     seat = Seat(match_id, me)
@@ -216,13 +232,8 @@ async def test_pages_that_beat_behind_a_lost_notice_share_one_load_of_the_new_ve
     the match here from one shared load, as a notice's rooms share one, not a load each
     (beats behind come most when a server is slow to send views)."""
     from games.live import notices as notify
-    from games.room import cache
 
-    users = await make_users("lost_a", "lost_b", "lost_c")
-    match_id = await start_table(users)
-    seats = [Seat(match_id, u) for u in users]
-    for seat in seats:
-        await seat.connect()
+    match_id, seats = await connected_table("lost_a", "lost_b", "lost_c")
     mover = next(s for s in seats if s.turn_mine)
     before = mover.version
 
@@ -232,14 +243,7 @@ async def test_pages_that_beat_behind_a_lost_notice_share_one_load_of_the_new_ve
         close_old_connections()
 
     await database_sync_to_async(move_quietly)()
-    loads = []
-    real_load = cache.load
-
-    def counted_load(match_id, previous=None):
-        loads.append(match_id)
-        return real_load(match_id, previous)
-
-    monkeypatch.setattr(cache, "load", counted_load)
+    loads = count_loads(monkeypatch)
     for seat in seats:
         assert await seat.ws.receive_nothing(timeout=0.01)  # no notice came
         await seat.ws.send_to(text_data=json.dumps({"beat": seat.version}))
@@ -250,11 +254,7 @@ async def test_pages_that_beat_behind_a_lost_notice_share_one_load_of_the_new_ve
 
 
 async def test_a_stale_action_is_refused_to_its_sender_only():
-    users = await make_users("a1", "a2")
-    match_id = await start_table(users)
-    seats = [Seat(match_id, u) for u in users]
-    for seat in seats:
-        await seat.connect()
+    match_id, seats = await connected_table("a1", "a2")
     mover = next(s for s in seats if s.turn_mine)
     other = next(s for s in seats if not s.turn_mine)
     message = dict(mover.choices()[0], version=mover.version - 1)
@@ -269,11 +269,7 @@ async def test_a_stale_action_is_refused_to_its_sender_only():
 
 
 async def test_a_double_click_applies_once():
-    users = await make_users("d1", "d2")
-    match_id = await start_table(users)
-    seats = [Seat(match_id, u) for u in users]
-    for seat in seats:
-        await seat.connect()
+    match_id, seats = await connected_table("d1", "d2")
     mover = next(s for s in seats if s.turn_mine)
     version = mover.version
     message = mover.choices()[0]
