@@ -5,7 +5,10 @@ the real log-in form. `client.login()` does not work here: the log-in throttle
 (django-axes) needs the request, which `client.login()` does not pass.
 """
 
+import gc
+import inspect
 import itertools
+import os
 import random
 from pathlib import Path
 
@@ -73,6 +76,19 @@ def pytest_runtest_makereport(item, call):
     if report.failed and DEAL_SEED in item.stash:
         report.sections.append(("deal seed", seeding.report_line(item.stash[DEAL_SEED])))
     return report
+
+
+@pytest.fixture(autouse=True)
+def _connections_of_ended_threads_closed(request):
+    """On PostgreSQL an async test's database work runs on its event loop's threads
+    (games/live/dbcall.py), which end with the loop; each connection they leave open
+    waits in a cycle for the garbage collector, and the two workers' connections waiting
+    so came near PostgreSQL's ``max_connections`` (100): "too many clients" in tests that
+    changed from run to run.  Collected after each such test."""
+    yield
+    if os.environ.get("DATABASE_URL") and inspect.iscoroutinefunction(
+            getattr(request, "function", None)):
+        gc.collect()
 
 
 @pytest.fixture(autouse=True)
