@@ -6,7 +6,6 @@ the real log-in form. `client.login()` does not work here: the log-in throttle
 """
 
 import gc
-import inspect
 import itertools
 import os
 import random
@@ -80,14 +79,14 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture(autouse=True)
 def _connections_of_ended_threads_closed(request):
-    """On PostgreSQL an async test's database work runs on its event loop's threads
+    """On PostgreSQL a test's database work on an event loop runs on the loop's threads
     (games/live/dbcall.py), which end with the loop; each connection they leave open
     waits in a cycle for the garbage collector, and the two workers' connections waiting
     so came near PostgreSQL's ``max_connections`` (100): "too many clients" in tests that
-    changed from run to run.  Collected after each such test."""
+    changed from run to run.  Collected after each test of the database (a property test
+    that runs a loop per example collects after each: tests/fresh_loop.py)."""
     yield
-    if os.environ.get("DATABASE_URL") and inspect.iscoroutinefunction(
-            getattr(request, "function", None)):
+    if os.environ.get("DATABASE_URL") and _uses_the_database(request.node):
         gc.collect()
 
 

@@ -2,7 +2,6 @@
 whatever text is handed to the record reader, the answer is a clear refusal or a correct
 result -- never a crash, never a changed game that the rules did not allow."""
 
-import asyncio
 import json
 
 import pytest
@@ -16,6 +15,7 @@ from games.records.log import state_after
 from games.rules.errors import InvalidRecord
 from games.rules.simulate import play_game
 from tests.games.wsclient import logged_in
+from tests import fresh_loop
 
 # -- the record reader ------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ async def send_all(match_id, user, texts):
 @pytest.mark.django_db(transaction=True)
 def test_any_message_on_the_game_socket_is_answered_or_refused(table, texts, who):
     match, users = table
-    frames, closed = asyncio.run(send_all(match.pk, users[who], texts))
+    frames, closed = fresh_loop.run(send_all(match.pk, users[who], texts))
     # Every frame is the room or a notice (the room's, or the chat's beside it for a
     # message with a chat key); a closing is one of the room's own reasons.
     assert all(f.lstrip().startswith(('<div id="room"', '<div id="room-notice"',
@@ -160,6 +160,6 @@ def test_the_fuzzer_reaches_real_moves(table):
     action = rules.legal_actions(state)[0].to_json()
     seat = action.pop("seat")
     text = json.dumps(dict(action, version=match.version))
-    asyncio.run(send_all(match.pk, users[seat], [text]))
+    fresh_loop.run(send_all(match.pk, users[seat], [text]))
     assert Match.objects.get(pk=match.pk).version > match.version
 

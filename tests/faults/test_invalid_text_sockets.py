@@ -4,7 +4,6 @@ room (a move, the chat, an answer to one more game, a key) gets a refusal and th
 is kept; the lobby, which takes no messages, closes with its own code.  Never 1011, and
 nothing is written."""
 
-import asyncio
 import json
 
 import pytest
@@ -15,6 +14,7 @@ from games.lobby import service as requests
 from games.models import ChatMessage
 from games.records.log import state_after
 from tests.games.wsclient import logged_in
+from tests import fresh_loop
 
 # A string with at least one lone surrogate or NUL in it.
 bad_text = st.builds(lambda head, bad, tail: head + bad + tail,
@@ -72,7 +72,7 @@ async def send_all(path, user, texts):
 def test_invalid_text_on_the_game_and_chat_socket_is_refused_and_the_socket_kept(
         table, texts, who):
     match, users = table
-    frames, closed = asyncio.run(send_all(f"/ws/games/{match.pk}/", users[who], texts))
+    frames, closed = fresh_loop.run(send_all(f"/ws/games/{match.pk}/", users[who], texts))
     assert closed is None, closed
     # Each message got the refusal notice (the first frame is the room).
     assert all('id="room-notice"' in f for f in frames[1:]), frames
@@ -87,5 +87,5 @@ def test_invalid_text_on_the_game_and_chat_socket_is_refused_and_the_socket_kept
 @pytest.mark.django_db(transaction=True)
 def test_invalid_text_on_the_lobby_socket_closes_it_as_not_a_message(table, text):
     _match, users = table
-    frames, closed = asyncio.run(send_all("/ws/lobby/", users[2], [text]))
+    frames, closed = fresh_loop.run(send_all("/ws/lobby/", users[2], [text]))
     assert closed == 4400
