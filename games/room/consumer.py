@@ -255,8 +255,11 @@ class GameConsumer(LiveConsumer):
     async def send_room(self, extra=""):
         """This seat's full view, loaded now (on connecting, or after a stale move);
         ``extra``, more markup, goes in the same frame."""
+        await self.send_whole(await self.snapshots.fresh(self.match_id), extra)
+
+    async def send_whole(self, snapshot, extra=""):
+        """This seat's full view of ``snapshot``, its score table included."""
         self.sent_table = None  # the page may have been reloaded: everything again
-        snapshot = await self.snapshots.fresh(self.match_id)
         if snapshot is None and extra:
             await self.send(text_data=extra)
         await self.send_snapshot(snapshot, extra)
@@ -295,8 +298,7 @@ class GameConsumer(LiveConsumer):
             if behind_committed:
                 log.info("match %s: a room was behind (%s < %s); showing it its view",
                          self.match_id, self.sent_version, committed)
-            self.sent_table = None  # the page may have been reloaded: everything again
-            await self.send_snapshot(await self.snapshots.at_least(
+            await self.send_whole(await self.snapshots.at_least(
                 self.match_id, committed if behind_committed else self.sent_version))
         else:
             await self.answer_beat()
