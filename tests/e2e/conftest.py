@@ -90,6 +90,15 @@ def _notices_kept_in_the_test_process():
         yield
 
 
+# Noted by the page itself: the lobby's list came in a frame of its socket, which
+# replaces the list the page was served with (an element found before it is detached).
+LOBBY_WATCH = """
+document.addEventListener("htmx:oobAfterSwap", (event) => {
+  if (event.target.id === "lobby-requests") document.documentElement.dataset.lobbyLive = "";
+});
+"""
+
+
 class Person:
     """One person at a browser: their own context (cookies) and page, and what went wrong
     in the page (JavaScript errors) for the test to check. Whatever the page's
@@ -106,6 +115,7 @@ class Person:
         self.context = browser.new_context(base_url=server.url, viewport=viewport,
                                            locale="ru-RU", **options)
         self.context.set_default_timeout(15_000)
+        self.context.add_init_script(LOBBY_WATCH)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(f"{self.name}: {error}"))
@@ -137,6 +147,11 @@ class Person:
         """Until the room shows its view from the game's socket (data-live, set by
         static/js/kozel.js), not the page's own view that the first frame replaces."""
         self.page.locator("[data-room][data-live]").wait_for()
+
+    def open_lobby(self) -> None:
+        """Open the lobby, until it shows its list from the lobby's socket."""
+        self.page.goto("/")
+        self.page.locator("html[data-lobby-live]").wait_for(state="attached")
 
     # -- playing in the game room: the one place the tests make the gestures of play ----
     def play(self, tile: str | None = None, end: str | None = None, how: str | None = None) -> bool:

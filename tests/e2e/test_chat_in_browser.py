@@ -50,7 +50,7 @@ def test_players_and_spectators_chat_apart_and_a_moderator_deletes_and_mutes(
                          (vera, make_user("vera")), (oleg, make_user("oleg"))):
         person.log_in_as(user, daphne_server)
         if person is vera:  # the lobby lists the game; a click opens the spectator's room
-            person.page.goto("/")
+            person.open_lobby()
             person.page.locator(f'[data-playing="{match.pk}"] [data-action="watch"]').click()
             person.page.wait_for_url(f"**/games/{match.pk}/")
         else:

@@ -99,7 +99,7 @@ def test_client_seeds_come_from_the_browser_and_the_commitment_shows(people, mak
     assert_fits(page, f'[data-request="{match.pk}"]')  # the commitment wraps on a phone
 
     other = alex.page
-    other.goto("/")
+    alex.open_lobby()
     row = other.locator(f'[data-request="{match.pk}"]')
     expect(row.locator("[data-commitment]")).to_have_text(match.commitment)
     seed_field = row.locator("input[data-client-seed]")

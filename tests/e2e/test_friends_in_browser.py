@@ -113,9 +113,7 @@ def test_decline_in_the_lobby_then_block(size, browser, daphne_server, make_user
     try:
         olya.log_in_as(olya_user, daphne_server)
         serg.log_in_as(serg_user, daphne_server)
-        olya.page.goto("/")
-        olya.page.locator("#lobby-requests").wait_for()
-        olya.page.wait_for_timeout(500)  # its socket open
+        olya.open_lobby()  # its socket open
         serg.page.goto("/players/olya/")
         press(serg.page.locator('button[data-action="challenge"]'))
         serg.page.wait_for_url(lambda url: urlsplit(url).path == "/")

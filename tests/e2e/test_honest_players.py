@@ -59,7 +59,7 @@ def test_a_first_game_between_two_new_players_is_rated_and_its_deal_checks(
     match = Match.objects.get()
     assert match.commitment == shown and match.rated
 
-    alex.page.goto("/")
+    alex.open_lobby()
     row = alex.page.locator(f'[data-request="{match.pk}"]')
     assert row.locator("[data-commitment]").text_content() == shown
     assert row.locator("[data-unrated-again]").count() == 0

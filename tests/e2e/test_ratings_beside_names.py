@@ -54,7 +54,7 @@ def test_the_lobby_shows_ratings_beside_names(browser, daphne_server, make_user,
     try:
         person.log_in_as(viewer, daphne_server)
         page = person.page
-        page.goto("/")
+        person.open_lobby()
         request = page.locator(f'[data-request="{waiting.pk}"] .seats')
         assert texts(request.locator(".seat.taken")) == ["Konstantin 1234", "Aleksandra 987"]
         # The word is there for a screen reader, not shown.
