@@ -8,8 +8,11 @@ and score rows when they can have changed -- and one rendering of its table per 
 player's next move is checked against (games.play.service.act), so a move costs no read.
 
 Nothing here decides anything: a snapshot answers a notice only while it is at least as
-new as the notice, and for at most ``MAX_AGE`` seconds after it was loaded; a client that
-connects always gets a fresh load.
+new as the notice (what changes without a new version, a turn's new deadline, has a
+notice that asks for a load after it); a client that connects always gets a fresh load.
+The one reading that is not the snapshot's is the server's clock in the table
+(``data-now``, which the page sets its countdown by): it is read as the frame leaves, so a
+frame that waited on a busy server does not set the page's clock back.
 """
 
 from __future__ import annotations
@@ -29,12 +32,9 @@ from games.models import Arena, Match, MatchStatus
 from games.live.dbcall import database_call
 from games.room import html
 from games.live.perloop import PerLoop
-from games.room.present import (round_row, round_rows, round_table, seat_context, seat_names,
+from games.room.present import (now_ms, round_row, round_rows, round_table, seat_context, seat_names,
                                 table_context)
 from ratings.beside import table_ratings, with_ratings
-
-MAX_AGE = 2.0  # seconds a loaded snapshot may answer later notices
-
 
 @dataclass
 class Snapshot:
@@ -109,12 +109,15 @@ def render(snapshot: Snapshot, seat: int | None, language: str) -> str:
 
 
 def table(snapshot: Snapshot, language: str) -> str:
-    """The ``#table`` fragment of this version, rendered once per language."""
+    """The ``#table`` fragment of this version, rendered once per language, with the
+    server's clock read now."""
     rendered = snapshot.tables.get(language)
     if rendered is None:
         with _language(language):
             rendered = snapshot.tables[language] = html.table(_shared(snapshot))
-    return rendered
+    # The table's own tag comes first, so its data-now is the first in the fragment.
+    return rendered.replace(f'data-now="{_shared(snapshot)["now_ms"]}"',
+                            f'data-now="{now_ms()}"', 1)
 
 
 def seat_part(snapshot: Snapshot, seat: int | None, language: str) -> str:
@@ -196,7 +199,6 @@ class Snapshots:
         for _attempt in range(3):
             snapshot = self.latest.get(match_id)
             if snapshot is not None and snapshot.version >= version \
-                    and time.monotonic() - snapshot.loaded < MAX_AGE \
                     and (loaded_after is None or snapshot.loaded >= loaded_after):
                 return snapshot
             pending = self.loading.get(match_id)

@@ -28,6 +28,11 @@ def tile_halves(name: str) -> tuple[int, int]:
     return _HALVES[name]
 
 
+def now_ms() -> int:
+    """The server's clock in milliseconds, as the pages' countdowns read it (data-now)."""
+    return int(time.time() * 1000)
+
+
 def seat_names(seats) -> dict[int, str]:
     """Seat number -> the login sitting there, or the bot's name (its level is said
     beside it, ``bot_levels``)."""
@@ -46,7 +51,7 @@ def table_context(match: Match, state: rules.GameState | None, seats: list,
     variant = state.variant if state is not None else match.variant
     context = {
         "match": match, "version": match.version, "status": match.status, "names": names,
-        "seats_count": match.seats_count, "now_ms": int(time.time() * 1000),
+        "seats_count": match.seats_count, "now_ms": now_ms(),
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "result": match.result, "state": state, "view": None, "players": [],
         "variant": variant, "arena_url": getattr(match, "arena_url", ""),

@@ -2,7 +2,9 @@
 and a load that keeps what cannot have changed since the previous version, are what a
 load from nothing gives, at every version of whole games."""
 
+import asyncio
 import re
+import time
 
 import pytest
 
@@ -119,11 +121,14 @@ def test_a_versions_table_is_rendered_once_and_kept_for_all_its_viewers(make_use
     for person in people[1:]:
         requests.join_request(person, match.pk)
     snapshot = snapshots.load(match.pk)
-    frames = [snapshots.render(snapshot, seat, "ru") for seat in (0, 1, 2, None, None)]
+    frames = [without_now(snapshots.render(snapshot, seat, "ru"))
+              for seat in (0, 1, 2, None, None)]
     tables = {frame[frame.index('<div id="table"'):] for frame in frames}
     assert len(tables) == 1
     # Kept on the snapshot: the table once per language, a spectator's part once.
-    assert snapshots.table(snapshot, "ru") is snapshots.table(snapshot, "ru")
+    kept = snapshot.tables["ru"]
+    snapshots.render(snapshot, 1, "ru")
+    assert snapshot.tables["ru"] is kept
     assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "ru"]
     assert frames[3] == frames[4]
     # A frame is markup that more markup is added to (the consumer adds the score table
@@ -131,3 +136,43 @@ def test_a_versions_table_is_rendered_once_and_kept_for_all_its_viewers(make_use
     assert all((frame + "<b>").endswith("<b>") for frame in frames)
     snapshots.render(snapshot, 0, "en")
     assert sorted(map(str, snapshot.tables)) == ["('ru', None)", "en", "ru"]
+
+
+def test_the_tables_clock_is_read_as_the_frame_leaves_not_as_it_was_rendered(make_user):
+    """A page sets its countdown by the table's data-now: a frame sent late (a busy
+    server, a notice answered from a kept snapshot) still carries the server's clock."""
+    people = [make_user(f"часы{n}") for n in range(2)]
+    match = requests.create_request(people[0], players=2)
+    requests.join_request(people[1], match.pk)
+    snapshot = snapshots.load(match.pk)
+
+    def clock_in(frame: str) -> int:
+        return int(re.search(r'<div id="table"[^>]* data-now="(\d+)"', frame).group(1))
+
+    first = snapshots.render(snapshot, 0, "ru")
+    time.sleep(0.05)
+    before = int(time.time() * 1000)
+    later = snapshots.render(snapshot, 0, "ru")
+    after = int(time.time() * 1000)
+    assert clock_in(later) - clock_in(first) >= 50
+    assert before <= clock_in(later) <= after
+    assert len(re.findall(r"data-now=", later)) == len(re.findall(r"data-now=", first))
+    assert without_now(later) == without_now(first)
+
+
+def test_a_notice_answered_late_is_answered_from_the_kept_snapshot(make_user):
+    """However long a notice waited (a busy server), a snapshot as new as it answers it:
+    a load for every late notice would make a slow server slower still."""
+    people = [make_user(f"поздно{n}") for n in range(2)]
+    match = requests.create_request(people[0], players=2)
+    requests.join_request(people[1], match.pk)
+    kept = snapshots.Snapshots()
+    kept.watch(match.pk)
+    kept._keep(match.pk, snapshots.load(match.pk))
+    snapshot = kept.latest[match.pk]
+    snapshot.loaded -= 60  # kept a minute ago
+
+    async def answer():
+        return await kept.at_least(match.pk, snapshot.version)
+
+    assert asyncio.run(answer()) is snapshot
