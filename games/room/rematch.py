@@ -9,13 +9,12 @@ with the moves.  Answers come back over the room's socket (games/room/consumer.p
 
 from __future__ import annotations
 
-import time
-
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.models import shown_bot_name
+from games.room.present import now_ms
 
 
 def _why(offer: dict) -> str:
@@ -44,7 +43,7 @@ def html(offer: dict, reader_id: int | None) -> str:
     offer = dict(offer, people=[dict(p, name=str(shown_bot_name(p["name"])))
                                 for p in offer["people"]])
     context = {"offer": offer, "mine": mine, "go": go, "why": _why(offer),
-               "now_ms": int(time.time() * 1000)}
+               "now_ms": now_ms()}
     if offer["status"] == "open" and mine is not None and not mine["accepted"]:
         # The lobby's own field (Django's template language), filled by static/js/fair.js.
         context["client_seed_html"] = render_to_string("games/_client_seed.html",
