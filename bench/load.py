@@ -60,6 +60,7 @@ import argparse
 import asyncio
 import html
 import json
+import math
 import os
 import random
 import re
@@ -449,6 +450,7 @@ class Connection:
     # static/js/kozel.js does; 0: never (set from --beat-seconds).
     beat_seconds = 2.25
     beats_sent = 0  # by all the bench's pages
+    connects_retried = 0  # handshakes the server closed, tried again
 
     def __init__(self, url: str, cookie: str, origin: str, game: "Table | None" = None):
         self.url, self.cookie, self.origin, self.game = url, cookie, origin, game
@@ -467,9 +469,21 @@ class Connection:
 
     async def open(self):
         from websockets.asyncio.client import connect
-        self.ws = await connect(self.url, origin=self.origin, compression=None,
-                                additional_headers={"Cookie": self.cookie}, max_size=2 ** 22,
-                                open_timeout=60, ping_interval=None)
+        from websockets.exceptions import InvalidMessage
+        for attempt in range(3):
+            try:
+                self.ws = await connect(self.url, origin=self.origin, compression=None,
+                                        additional_headers={"Cookie": self.cookie},
+                                        max_size=2 ** 22, open_timeout=60, ping_interval=None)
+                break
+            except InvalidMessage:
+                # daphne closed the handshake that the site did not accept within its
+                # websocket_connect_timeout (5 s; 2,000 pages opening on a slow machine):
+                # the page tries again, as static/js/kozel.js does.
+                Connection.connects_retried += 1
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(1 + random.random())
         self.reader = asyncio.ensure_future(self.read())
         if self.game is not None and self.beat_seconds:
             self.beating = asyncio.ensure_future(self.beat())
@@ -482,12 +496,20 @@ class Connection:
         await asyncio.sleep(random.uniform(0, tick))  # pages do not beat in step
         try:
             while True:
-                quiet = time.perf_counter() - self.last_view >= self.beat_seconds
-                if quiet and not self.beat_waiting:
+                quiet_for = time.perf_counter() - self.last_view
+                if self.beat_waiting:
+                    # No beat before its answer, and none until beat_seconds after it: a
+                    # page's ticker finds nothing to do until then.
+                    await asyncio.sleep(self.beat_seconds)
+                elif quiet_for >= self.beat_seconds:
                     self.beat_waiting = True
                     Connection.beats_sent += 1
                     await self.ws.send(json.dumps({"beat": self.version if self.version >= 0 else None}))
-                await asyncio.sleep(tick)
+                else:
+                    # Asleep until the first of its ticks that finds it quiet: the page's
+                    # ticker would wake 4 times a second for nothing, and 2,000 pages'
+                    # wakeups take CPU the server under test needs on a two-core machine.
+                    await asyncio.sleep(tick * math.ceil((self.beat_seconds - quiet_for) / tick))
         except Exception:
             pass
 
@@ -1224,7 +1246,9 @@ class Bench:
         began = time.perf_counter()
         await asyncio.gather(*(t.sit_down() for t in tables))
         print(f"{len(tables)} tables ({sum(t.pairs for t in tables)} playing pairs), "
-              f"{len(tables) * 4} players connected in {time.perf_counter() - began:.1f} s",
+              f"{len(tables) * 4} players connected in {time.perf_counter() - began:.1f} s"
+              + (f" ({Connection.connects_retried} handshakes tried again)"
+                 if Connection.connects_retried else ""),
               flush=True)
         if args.seconds:
             await self.phase("games", tables, args.seconds, args.pace, warmup=args.warmup)
