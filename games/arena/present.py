@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -13,6 +12,7 @@ from django.utils import timezone
 
 from games.arena import limits
 from games.arena.results import arena_standings
+from games.live.now import now_ms
 from games.models import RUNNING, Arena, ArenaGame, ArenaPlayer, MatchStatus
 
 STANDINGS_SHOWN = 100
@@ -113,7 +113,7 @@ def mine_fragment(snapshot: Snapshot, user, language: str) -> str:
 
 def clock_now() -> str:
     """The server's clock, from which a page counts down to the start or the end."""
-    return (f'<div id="arena-now" hx-swap-oob="true" data-now="{int(time.time() * 1000)}" '
+    return (f'<div id="arena-now" hx-swap-oob="true" data-now="{now_ms()}" '
             f'hidden></div>')
 
 
@@ -121,7 +121,7 @@ def live_context(arena: Arena, user) -> dict:
     """The whole live part's context, for the page's first load."""
     snapshot = Snapshot(arena)
     return {**snapshot.context(), **mine_context(snapshot, user),
-            "now_ms": int(time.time() * 1000)}
+            "now_ms": now_ms()}
 
 
 def listing(now=None) -> dict:

@@ -32,8 +32,9 @@ from games.models import Arena, Match, MatchStatus
 from games.live.dbcall import database_call
 from games.room import html
 from games.live.perloop import PerLoop
-from games.room.present import (now_ms, round_row, round_rows, round_table, seat_context,
-                                seat_names, table_context)
+from games.live.now import now_ms
+from games.room.present import (round_row, round_rows, round_table, seat_context, seat_names,
+                                table_context)
 from ratings.beside import table_ratings, with_ratings
 
 @dataclass

@@ -8,12 +8,12 @@ the seats' names, the round score rows and the match's public fields.
 
 from __future__ import annotations
 
-import time
 from collections import namedtuple
 
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.live.now import now_ms
 from games.models import BOT_LEVEL_WORDS, Match, MatchStatus, RoundScore
 from games.play import seeds
 from games.rules.scoring import round_units, unit_round_points
@@ -26,11 +26,6 @@ def tile_halves(name: str) -> tuple[int, int]:
     """A tile's two values from its name: "2-5" -> (2, 5) (rooms ask for every tile shown,
     so it is looked up rather than parsed)."""
     return _HALVES[name]
-
-
-def now_ms() -> int:
-    """The server's clock in milliseconds, as the pages' countdowns read it (data-now)."""
-    return int(time.time() * 1000)
 
 
 def seat_names(seats) -> dict[int, str]:

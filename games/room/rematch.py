@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.models import shown_bot_name
-from games.room.present import now_ms
+from games.live.now import now_ms
 
 
 def _why(offer: dict) -> str:
